@@ -1,0 +1,27 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "swift-multicast",
+  // `Atomic` from the Synchronization module sets the floor on Apple platforms.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "Multicast", targets: ["Multicast"])
+  ],
+  targets: [
+    .target(name: "Multicast"),
+    .testTarget(name: "MulticastTests", dependencies: ["Multicast"]),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+// Stricter rules for every target.
+for target in package.targets {
+  target.swiftSettings = (target.swiftSettings ?? []) + [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+  ]
+}

@@ -1,0 +1,36 @@
+extension MulticastDelegate {
+  /// Calls `body` with each registered observer, in registration order.
+  ///
+  /// Observers added during the broadcast are not called by it; observers
+  /// removed during it are not called if their turn has not come. `body` runs
+  /// on the calling thread with no lock held.
+  ///
+  /// ```swift
+  /// observers.invoke { $0.downloadDidFinish(self) }
+  /// ```
+  ///
+  /// - Parameter body: What to do with each observer. The first error it
+  ///   throws ends the broadcast and is rethrown.
+  /// - Complexity: O(n), where n is the number of registrations; no heap
+  ///   allocation.
+  @inlinable
+  public func invoke(_ body: (Observer) throws -> Void) rethrows {
+    try storage.forEach { object, word, _ in
+      try body(Self.observer(object, word))
+    }
+  }
+
+  /// Calls `body` with each registered observer, in registration order.
+  ///
+  /// This is ``invoke(_:)`` spelled as a call, so that a broadcast reads
+  /// `observers { $0.downloadDidFinish(self) }`.
+  ///
+  /// - Parameter body: What to do with each observer. The first error it
+  ///   throws ends the broadcast and is rethrown.
+  /// - Complexity: O(n), where n is the number of registrations; no heap
+  ///   allocation.
+  @inlinable
+  public func callAsFunction(_ body: (Observer) throws -> Void) rethrows {
+    try invoke(body)
+  }
+}

@@ -1,0 +1,118 @@
+/// A list of weakly held observers that a subject calls in registration order.
+///
+/// A subject keeps one `MulticastDelegate` for an observer protocol, lets
+/// observers register and broadcasts each event to all of them:
+///
+/// ```swift
+/// protocol DownloadObserver: AnyObject {
+///   func download(_ download: Download, didReceive bytes: Int)
+///   func downloadDidFinish(_ download: Download)
+/// }
+///
+/// extension DownloadObserver {  // observers implement only what they need
+///   func download(_ download: Download, didReceive bytes: Int) {}
+///   func downloadDidFinish(_ download: Download) {}
+/// }
+///
+/// final class Download {
+///   private let observers = MulticastDelegate<any DownloadObserver>()
+///
+///   func addObserver(_ observer: any DownloadObserver) { observers.addObserver(observer) }
+///   func removeObserver(_ observer: any DownloadObserver) { observers.removeObserver(observer) }
+///
+///   func finish() {
+///     observers { $0.downloadDidFinish(self) }
+///   }
+/// }
+/// ```
+///
+/// `Observer` is usually an existential of a class-bound protocol, such as
+/// `any DownloadObserver`, but any class type or class-bound existential works.
+///
+/// # Order
+///
+/// Observers are called in the order they were added. Adding an observer that
+/// is already registered changes nothing: it keeps its place and is called once.
+///
+/// # Lifetime
+///
+/// Observers are held weakly and never retained. An observer that is
+/// deallocated without being removed is never called again and stops counting
+/// at once: ``count``, ``isEmpty`` and ``contains(_:)`` are always exact. An
+/// observer may call ``removeObserver(_:)`` with itself from its `deinit`.
+/// Storage for dead observers is reclaimed as registrations and removals go on,
+/// so it stays proportional to the observers alive.
+///
+/// # Identity
+///
+/// Observers are compared by identity (`===`), never by `Equatable`. An object
+/// allocated at the address of a dead observer is a new observer: it is not
+/// "already registered", and ``contains(_:)`` is `false` for it until it is added.
+///
+/// # Re-entrancy
+///
+/// While a broadcast is calling observers, any of them may add or remove
+/// observers (itself included) or start a nested broadcast. A broadcast calls
+/// the observers that were registered when it began, minus those removed before
+/// their turn. An observer added during a broadcast is first called by the next
+/// one. A nested broadcast runs to completion inside the one that started it.
+///
+/// ```swift
+/// // first's method removes second and adds third:
+/// observers { $0.ping() }  // first ping
+/// observers { $0.ping() }  // first ping, third ping
+/// ```
+///
+/// # Threads
+///
+/// Every method is safe to call from any thread, at the same time as any
+/// other. Observers run on the thread that broadcasts, and no lock is held
+/// while they run, so a broadcast never deadlocks against registration. The
+/// type is `Sendable` exactly when `Observer` is: only then may observers be
+/// handed to whichever thread broadcasts.
+///
+/// # Errors
+///
+/// ``invoke(_:)`` and ``callAsFunction(_:)`` rethrow. The first error thrown
+/// by `body` stops the broadcast: the observers after it are not called.
+///
+/// # Bad input
+///
+/// Adding a value that is not a class instance, possible only when `Observer`
+/// is not class-bound, stops the program with a precondition failure that
+/// names the value's type. Such a value could not be held weakly.
+///
+/// # Performance
+///
+/// ``addObserver(_:)`` and ``removeObserver(_:)`` are amortized O(1);
+/// ``contains(_:)`` is O(1); ``count`` and ``isEmpty`` are O(n), since only
+/// looking at an observer tells whether it is still alive. A broadcast takes a
+/// lock once, then for each observer loads its weak reference and calls `body`,
+/// with no heap allocation. When `Observer` is a class or an existential of one
+/// class-bound protocol, the observer is rebuilt from the pointers recorded
+/// when it was added, so no runtime cast is made per call; other existentials
+/// fall back to a dynamic cast.
+public final class MulticastDelegate<Observer> {
+  @usableFromInline
+  let storage = _ObserverStorage<Void>()
+
+  /// Whether observers may be rebuilt from their recorded bits rather than
+  /// cast at each call. Tests turn it off to run the contract on both paths.
+  let rebuildsObservers: Bool
+
+  /// Creates an empty multicast delegate.
+  ///
+  /// - Complexity: O(1).
+  public convenience init() {
+    self.init(rebuildingObservers: true)
+  }
+
+  init(rebuildingObservers: Bool) {
+    self.rebuildsObservers = rebuildingObservers
+  }
+}
+
+// A multicast delegate hands its observers to whichever thread broadcasts, so
+// it may cross threads only when its observers may. Its own state is guarded
+// by its storage. (Declared here: a class's Sendable conformance must be.)
+extension MulticastDelegate: Sendable where Observer: Sendable {}
