@@ -17,11 +17,12 @@ let package = Package(
 
 // Stricter rules for every target.
 for target in package.targets {
-  target.swiftSettings = (target.swiftSettings ?? []) + [
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("InternalImportsByDefault"),
-    .enableUpcomingFeature("MemberImportVisibility"),
-    .enableUpcomingFeature("InferIsolatedConformances"),
-    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
-  ]
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .enableUpcomingFeature("ExistentialAny"),
+      .enableUpcomingFeature("InternalImportsByDefault"),
+      .enableUpcomingFeature("MemberImportVisibility"),
+      .enableUpcomingFeature("InferIsolatedConformances"),
+      .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    ]
 }

@@ -42,6 +42,7 @@ extension MulticastDelegate {
   }
 
   /// Rebuilds an observer from its object and recorded witness table pointer.
+  ///
   /// Valid only for a word that `stateWord(for:object:)` recorded.
   @inlinable
   @inline(__always)

@@ -14,7 +14,9 @@ extension MulticastDelegate {
       payload: ())
   }
 
-  /// Removes an observer. Removing one that is not registered does nothing.
+  /// Removes an observer.
+  ///
+  /// Removing one that is not registered does nothing.
   ///
   /// An observer may remove itself from its own `deinit`. A broadcast under way
   /// does not call an observer removed before its turn.
@@ -27,6 +29,7 @@ extension MulticastDelegate {
   }
 
   /// Returns whether an observer is registered.
+  ///
   ///
   /// - Parameter observer: The observer to look for, compared by identity.
   /// - Returns: `true` if `observer` itself was added and not removed since.
@@ -48,15 +51,19 @@ extension MulticastDelegate {
   public var isEmpty: Bool { storage.isEmpty }
 
   /// The observer as an object; stops with a clear message if it is not one.
+  ///
+  /// This uses `fatalError` rather than `precondition` so that the message
+  /// is printed in optimized builds too.
   static func object(of observer: Observer) -> AnyObject {
     let type = type(of: observer as Any)
-    precondition(
-      type is AnyObject.Type,
-      """
-      MulticastDelegate<\(Observer.self)> cannot hold a value of type \(type): \
-      observers are held weakly, so they must be class instances. \
-      Make the observer protocol class-bound (protocol P: AnyObject).
-      """)
+    guard type is AnyObject.Type else {
+      fatalError(
+        """
+        MulticastDelegate<\(Observer.self)> cannot hold a value of type \(type): \
+        observers are held weakly, so they must be class instances. \
+        Make the observer protocol class-bound (protocol P: AnyObject).
+        """)
+    }
     return observer as AnyObject
   }
 }

@@ -97,7 +97,9 @@ public final class MulticastDelegate<Observer> {
   let storage = _ObserverStorage<Void>()
 
   /// Whether observers may be rebuilt from their recorded bits rather than
-  /// cast at each call. Tests turn it off to run the contract on both paths.
+  /// cast at each call.
+  ///
+  /// Tests turn it off to run the contract on both paths.
   let rebuildsObservers: Bool
 
   /// Creates an empty multicast delegate.

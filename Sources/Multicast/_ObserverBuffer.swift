@@ -23,7 +23,9 @@ final class _ObserverBuffer<Payload>: ManagedBuffer<_ObserverBufferHeader, _Obse
 
   var isFull: Bool { header.count == header.capacity }
 
-  /// Appends a cell. The buffer must not be full.
+  /// Appends a cell.
+  ///
+  /// The buffer must not be full.
   func append(_ cell: _ObserverCell<Payload>) {
     withUnsafeMutablePointers { header, cells in
       precondition(header.pointee.count < header.pointee.capacity)
@@ -32,8 +34,21 @@ final class _ObserverBuffer<Payload>: ManagedBuffer<_ObserverBufferHeader, _Obse
     }
   }
 
+  /// Calls `body` with the first `count` cells, without reading the header:
+  /// the way to read cells outside the lock, with a count read under it.
+  func withCells<R>(
+    prefix count: Int, _ body: (UnsafeBufferPointer<_ObserverCell<Payload>>) throws -> R
+  ) rethrows -> R {
+    try withUnsafeMutablePointerToElements { cells in
+      try body(UnsafeBufferPointer(start: cells, count: count))
+    }
+  }
+
   /// Calls `body` with the cells in registration order.
-  func withCells<R>(_ body: (UnsafeBufferPointer<_ObserverCell<Payload>>) throws -> R) rethrows -> R {
+  ///
+  /// Call with the lock held.
+  func withCells<R>(_ body: (UnsafeBufferPointer<_ObserverCell<Payload>>) throws -> R) rethrows -> R
+  {
     try withUnsafeMutablePointers { header, cells in
       try body(UnsafeBufferPointer(start: cells, count: header.pointee.count))
     }

@@ -9,8 +9,10 @@ import Synchronization
 /// runtime cast (a witness table pointer, which is at least 4-byte aligned).
 @usableFromInline
 final class _ObserverCell<Payload> {
-  /// Set once. Loading a weak reference is safe while another thread is
-  /// releasing the object: the runtime makes that load atomic.
+  /// The registered object, set once.
+  ///
+  /// Loading a weak reference is safe while another thread is releasing the
+  /// object: the runtime makes that load atomic.
   private weak let object: AnyObject?
   /// Written once at creation except for ``removedBit``, which is set with the
   /// storage's lock held and read without it by broadcasts.
@@ -36,7 +38,9 @@ final class _ObserverCell<Payload> {
   }
 
   /// The object and the state word, or `nil` if the cell was removed or its
-  /// object was deallocated. The object is returned strongly: it stays alive
+  /// object was deallocated.
+  ///
+  /// The object is returned strongly: it stays alive
   /// until the caller lets go of it.
   @usableFromInline
   func load() -> (object: AnyObject, word: UInt)? {
@@ -50,7 +54,9 @@ final class _ObserverCell<Payload> {
 
   var isRemoved: Bool { state.load(ordering: .acquiring) & Self.removedBit != 0 }
 
-  /// Marks the cell removed. Call with the storage's lock held.
+  /// Marks the cell removed.
+  ///
+  /// Call with the storage's lock held.
   func markRemoved() {
     _ = state.bitwiseOr(Self.removedBit, ordering: .releasing)
   }

@@ -66,19 +66,23 @@ final class _ObserverStorage<Payload>: @unchecked Sendable {
     }
   }
 
-  /// The number of live registrations. O(n).
+  /// The number of live registrations.
+  ///
+  /// O(n).
   var liveCount: Int {
     let (buffer, count) = snapshot()
-    return buffer.withCells { cells in
-      cells.prefix(count).reduce(0) { $0 + ($1.load() == nil ? 0 : 1) }
+    return buffer.withCells(prefix: count) { cells in
+      cells.reduce(0) { $0 + ($1.load() == nil ? 0 : 1) }
     }
   }
 
-  /// Whether there is no live registration. O(n) when only dead ones are left.
+  /// Whether there is no live registration.
+  ///
+  /// O(n) when only dead ones are left.
   var isEmpty: Bool {
     let (buffer, count) = snapshot()
-    return buffer.withCells { cells in
-      !cells.prefix(count).contains { $0.load() != nil }
+    return buffer.withCells(prefix: count) { cells in
+      !cells.contains { $0.load() != nil }
     }
   }
 
@@ -142,7 +146,9 @@ final class _ObserverStorage<Payload>: @unchecked Sendable {
     return cell
   }
 
-  /// Removes `cell`. Removing a cell twice, or one that is gone, does nothing.
+  /// Removes `cell`.
+  ///
+  /// Removing a cell twice, or one that is gone, does nothing.
   /// - Returns: whether the cell was registered before.
   @discardableResult
   func remove(_ cell: _ObserverCell<Payload>) -> Bool {
@@ -154,7 +160,9 @@ final class _ObserverStorage<Payload>: @unchecked Sendable {
     return removed
   }
 
-  /// Removes every cell for which `shouldRemove` is true. O(n).
+  /// Removes every cell for which `shouldRemove` is true.
+  ///
+  /// O(n).
   /// - Returns: how many cells were removed.
   @discardableResult
   func removeAll(where shouldRemove: (_ObserverCell<Payload>) -> Bool) -> Int {
@@ -244,6 +252,7 @@ extension _ObserverStorage {
   }
 
   /// Checks the storage's internal consistency; traps if it is broken.
+  ///
   /// Tests call it after every mutation.
   ///
   /// - Parameter isKeyed: whether registrations go through the identity index.

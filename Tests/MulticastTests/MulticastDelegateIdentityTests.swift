@@ -26,7 +26,8 @@ struct MulticastDelegateIdentityTests {
     delegate.addObserver(last)
     dead = nil
 
-    let reborn = try #require(observer(at: address, log: log), "the allocator never reused the address")
+    let reborn = try #require(
+      observer(at: address, log: log), "the allocator never reused the address")
     #expect(ObjectIdentifier(reborn) == address)  // the reuse really happened
     #expect(!delegate.contains(reborn))
     #expect(delegate.count == 2)
@@ -39,7 +40,9 @@ struct MulticastDelegateIdentityTests {
     #expect(delegate.pingAll(log) == ["first", "last", reborn.name])
   }
 
-  @Test("Removing a new object at a dead observer's address leaves others alone", arguments: Path.allCases)
+  @Test(
+    "Removing a new object at a dead observer's address leaves others alone",
+    arguments: Path.allCases)
   func removingAtReusedAddress(path: Path) throws {
     let log = Log()
     let delegate = path.make((any Pinging).self)
@@ -49,7 +52,8 @@ struct MulticastDelegateIdentityTests {
     let other = Probe("other", log: log)
     delegate.addObserver(other)
     dead = nil
-    let reborn = try #require(observer(at: address, log: log), "the allocator never reused the address")
+    let reborn = try #require(
+      observer(at: address, log: log), "the allocator never reused the address")
     delegate.removeObserver(reborn)
     delegate.checkInvariants()
     #expect(delegate.count == 1)

@@ -18,7 +18,8 @@ struct MulticastDelegateLifetimeTests {
     #expect(tracker.live == 0)
   }
 
-  @Test("A dead observer is never called again and stops counting at once", arguments: Path.allCases)
+  @Test(
+    "A dead observer is never called again and stops counting at once", arguments: Path.allCases)
   func deadObserversStopCounting(path: Path) {
     let log = Log()
     let delegate = path.make((any Pinging).self)
@@ -49,7 +50,9 @@ struct MulticastDelegateLifetimeTests {
     #expect(calls == 0)
   }
 
-  @Test("Storage stays bounded while 100,000 short-lived observers come and go", arguments: Path.allCases)
+  @Test(
+    "Storage stays bounded while 100,000 short-lived observers come and go",
+    arguments: Path.allCases)
   func churnKeepsStorageBounded(path: Path) {
     let delegate = path.make((any Pinging).self)
     let survivors = (0..<10).map { _ in Silent() }

@@ -16,7 +16,9 @@ struct MulticastDelegateOrderTests {
     #expect(delegate.pingAll(log) == (0..<20).map(String.init))
   }
 
-  @Test("Adding a registered observer again keeps its place and calls it once", arguments: Path.allCases)
+  @Test(
+    "Adding a registered observer again keeps its place and calls it once", arguments: Path.allCases
+  )
   func addingTwiceKeepsPlace(path: Path) {
     let log = Log()
     let delegate = path.make((any Pinging).self)

@@ -54,6 +54,7 @@ final class OtherProbe: Pinging {
 final class Silent: Pinging {}
 
 /// How a multicast delegate turns a stored object back into an observer.
+///
 /// Every contract test runs on both paths.
 enum Path: CaseIterable, CustomTestStringConvertible {
   case rebuilding, dynamicCast

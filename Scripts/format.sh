@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Formats every tracked Swift file in place, then lints strictly as CI does.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+git ls-files -z '*.swift' | xargs -0 swift format format --parallel --in-place
+git ls-files -z '*.swift' | xargs -0 swift format lint --strict --parallel
