@@ -16,7 +16,7 @@ extension MulticastDelegate {
   @inlinable
   public func invoke(_ body: (Observer) throws -> Void) rethrows {
     try storage.forEach { object, word, _ in
-      try body(Self.observer(object, word))
+      try Self.withObserver(object, word, body)
     }
   }
 

@@ -31,21 +31,36 @@ extension MulticastDelegate {
     return matches ? recorded : castFlag
   }
 
-  /// The observer registered as `object` with state word `word`.
+  /// Calls `body` with the observer registered as `object` with state word
+  /// `word`, lent rather than copied.
+  ///
+  /// Every observer has a side table, since it is weakly referenced, so each
+  /// retain and release of it takes the runtime's slow path. Lending the
+  /// observer rebuilt in place over the reference the broadcast already holds
+  /// avoids the retain and release that a new owned value would cost.
   @inlinable
   @inline(__always)
-  static func observer(_ object: AnyObject, _ word: UInt) -> Observer {
-    if word & _ObserverCell<Void>.dynamicCastBit == 0 {
-      return rebuild(object, word)
+  static func withObserver(
+    _ object: AnyObject, _ word: UInt, _ body: (Observer) throws -> Void
+  ) rethrows {
+    if word & _ObserverCell<Void>.dynamicCastBit != 0 {
+      try body(object as! Observer)
+    } else if MemoryLayout<Observer>.size == MemoryLayout<AnyObject>.size {
+      var reference = object
+      try withUnsafeMutablePointer(to: &reference) { pointer in
+        try pointer.withMemoryRebound(to: Observer.self, capacity: 1) { try body($0.pointee) }
+      }
+    } else {
+      var existential = (object, word)
+      try withUnsafeMutablePointer(to: &existential) { pointer in
+        try pointer.withMemoryRebound(to: Observer.self, capacity: 1) { try body($0.pointee) }
+      }
     }
-    return object as! Observer
   }
 
   /// Rebuilds an observer from its object and recorded witness table pointer.
   ///
   /// Valid only for a word that `stateWord(for:object:)` recorded.
-  @inlinable
-  @inline(__always)
   static func rebuild(_ object: AnyObject, _ witness: UInt) -> Observer {
     if MemoryLayout<Observer>.size == MemoryLayout<AnyObject>.size {
       return unsafeBitCast(object, to: Observer.self)

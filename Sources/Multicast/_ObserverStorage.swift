@@ -58,10 +58,16 @@ final class _ObserverStorage<Payload>: @unchecked Sendable {
   {
     let (buffer, count) = snapshot()
     try buffer.withUnsafeMutablePointerToElements { cells in
-      for position in 0..<count {
-        let cell = cells[position]
-        guard let (object, word) = cell.load() else { continue }
-        try body(object, word, cell.payload)
+      // The buffer keeps its cells alive for the whole loop, so each cell is
+      // used without the retain and release that copying its reference costs.
+      try cells.withMemoryRebound(to: Unmanaged<_ObserverCell<Payload>>.self, capacity: count) {
+        cells in
+        for position in 0..<count {
+          try cells[position]._withUnsafeGuaranteedRef { cell in
+            guard let (object, word) = cell.load() else { return }
+            try body(object, word, cell.payload)
+          }
+        }
       }
     }
   }

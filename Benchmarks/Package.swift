@@ -1,0 +1,31 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The library is the package one folder up. SwiftPM names a path dependency
+// after its folder, which differs from clone to clone, so read that name here.
+let library = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "")
+
+// Benchmarks live in their own package so that their dependencies never enter
+// the dependency graph of the library's users.
+let package = Package(
+  name: "swift-multicast-benchmarks",
+  platforms: [.macOS(.v15)],
+  dependencies: [
+    .package(path: ".."),
+    .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+  ],
+  targets: [
+    .executableTarget(
+      name: "Broadcast",
+      dependencies: [
+        .product(name: "Multicast", package: library),
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "OpenCombine", package: "OpenCombine"),
+      ],
+      path: "Benchmarks/Broadcast",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)
