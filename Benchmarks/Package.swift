@@ -16,16 +16,28 @@ let package = Package(
     .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
   ],
   targets: [
+    // The designs a user would otherwise pick, broadcasting to the same observers.
+    .target(
+      name: "Designs",
+      dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]
+    ),
+    // Broadcast, add and remove timings and allocation counts (package-benchmark).
     .executableTarget(
       name: "Broadcast",
       dependencies: [
+        "Designs",
         .product(name: "Multicast", package: library),
         .product(name: "Benchmark", package: "benchmark"),
-        .product(name: "OpenCombine", package: "OpenCombine"),
       ],
       path: "Benchmarks/Broadcast",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-    )
+    ),
+    // Bytes per registered observer, and the table of a benchmark run.
+    .executableTarget(
+      name: "Report",
+      dependencies: ["Designs", "CHeapStatistics", .product(name: "Multicast", package: library)]
+    ),
+    .target(name: "CHeapStatistics"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Benchmark
+import Designs
 import Multicast
 
 // Every broadcast benchmark makes `repeats(n)` broadcasts to `n` observers per

@@ -1,5 +1,5 @@
-import Foundation
-import OpenCombine
+public import Foundation
+public import OpenCombine
 
 // The designs a user would otherwise pick, written as they are usually found,
 // each broadcasting the same `tick` to the same observers.
@@ -7,32 +7,34 @@ import OpenCombine
 /// The floor: weak references in small final class cells, loaded once each,
 /// with the method called directly. No lock, no order guarantees under
 /// mutation, no thread safety: nothing can do less and keep observers weak.
-final class FloorDesign {
+public final class FloorDesign {
+  public init() {}
   final class Cell {
     weak var observer: (any TickObserver)?
     init(_ observer: any TickObserver) { self.observer = observer }
   }
   private var cells: [Cell] = []
-  func add(_ observer: any TickObserver) { cells.append(Cell(observer)) }
-  func broadcast(_ value: Int) {
+  public func add(_ observer: any TickObserver) { cells.append(Cell(observer)) }
+  public func broadcast(_ value: Int) {
     for cell in cells { cell.observer?.tick(value) }
   }
 }
 
 /// The classic design: a dictionary of weak boxes keyed by ObjectIdentifier.
 /// Unordered; dead boxes are dropped during the broadcast.
-final class DictionaryDesign {
+public final class DictionaryDesign {
+  public init() {}
   struct Observation {
     weak var observer: (any TickObserver)?
   }
   private var observations: [ObjectIdentifier: Observation] = [:]
-  func add(_ observer: any TickObserver) {
+  public func add(_ observer: any TickObserver) {
     observations[ObjectIdentifier(observer)] = Observation(observer: observer)
   }
-  func remove(_ observer: any TickObserver) {
+  public func remove(_ observer: any TickObserver) {
     observations[ObjectIdentifier(observer)] = nil
   }
-  func broadcast(_ value: Int) {
+  public func broadcast(_ value: Int) {
     for (id, observation) in observations {
       guard let observer = observation.observer else {
         observations[id] = nil
@@ -45,20 +47,27 @@ final class DictionaryDesign {
 
 /// The common generic design: a lock, an array of weak `AnyObject` boxes,
 /// a copy of the live observers per broadcast, and a cast per observer.
-final class LockAndCopyDesign<T>: @unchecked Sendable {
+public final class LockAndCopyDesign<T>: @unchecked Sendable {
   // @unchecked Sendable: `boxes` is only touched with `lock` held.
-  private final class WeakBox {
-    weak var object: AnyObject?
+  @usableFromInline
+  final class WeakBox {
+    @usableFromInline weak var object: AnyObject?
     init(_ object: AnyObject) { self.object = object }
   }
-  private let lock = NSLock()
-  private var boxes: [WeakBox] = []
-  func add(_ observer: T) {
+  @usableFromInline let lock = NSLock()
+  @usableFromInline var boxes: [WeakBox] = []
+
+  public init() {}
+
+  public func add(_ observer: T) {
     lock.lock()
     defer { lock.unlock() }
     boxes.append(WeakBox(observer as AnyObject))
   }
-  func broadcast(_ body: (T) -> Void) {
+
+  // Inlinable, so that it is specialized in the benchmark as it would be in an app.
+  @inlinable
+  public func broadcast(_ body: (T) -> Void) {
     lock.lock()
     let observers = boxes.compactMap { $0.object as? T }
     lock.unlock()
@@ -67,19 +76,21 @@ final class LockAndCopyDesign<T>: @unchecked Sendable {
 }
 
 /// OpenCombine's PassthroughSubject with one sink per observer.
-final class CombineDesign {
-  let subject = PassthroughSubject<Int, Never>()
+public final class CombineDesign {
+  public init() {}
+  public let subject = PassthroughSubject<Int, Never>()
   private var cancellables: [AnyCancellable] = []
-  func add(_ observer: any TickObserver) {
+  public func add(_ observer: any TickObserver) {
     subject.sink { [weak observer] value in observer?.tick(value) }.store(in: &cancellables)
   }
-  func broadcast(_ value: Int) { subject.send(value) }
+  public func broadcast(_ value: Int) { subject.send(value) }
 }
 
 /// NotificationCenter with block observers, the value passed in `userInfo`.
-final class NotificationCenterDesign {
-  static let name = Notification.Name("tick")
-  let center = NotificationCenter()
+public final class NotificationCenterDesign {
+  public init() {}
+  public static let name = Notification.Name("tick")
+  public let center = NotificationCenter()
   private var tokens: [any NSObjectProtocol] = []
   /// A weak reference the center's `@Sendable` block may capture.
   // @unchecked Sendable: with `queue: nil` the center runs the block
@@ -90,14 +101,14 @@ final class NotificationCenterDesign {
     init(_ observer: any TickObserver) { self.observer = observer }
   }
 
-  func add(_ observer: any TickObserver) {
+  public func add(_ observer: any TickObserver) {
     let weakObserver = WeakObserver(observer)
     tokens.append(
       center.addObserver(forName: Self.name, object: nil, queue: nil) { note in
         weakObserver.observer?.tick(note.userInfo?["value"] as? Int ?? 0)
       })
   }
-  func broadcast(_ value: Int) {
+  public func broadcast(_ value: Int) {
     center.post(name: Self.name, object: nil, userInfo: ["value": value])
   }
 }

@@ -1,0 +1,122 @@
+import Foundation
+
+// Prints the benchmark table: nanoseconds per observer per broadcast for every
+// design and size, our ratio to the floor and to each peer, add and remove
+// cost, allocations per broadcast, and bytes per registered observer.
+//
+// Usage: Report <package-benchmark JMH export>
+
+/// One benchmark's median wall-clock time per iteration, in nanoseconds, and
+/// its median allocation count per iteration.
+struct Measurement {
+  var nanoseconds: Double
+  var allocations: Double
+}
+
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("Report: \(message)\n".utf8))
+  exit(1)
+}
+
+func loadMeasurements(_ path: String) -> [String: Measurement] {
+  guard let data = FileManager.default.contents(atPath: path) else {
+    fail("cannot read \(path)")
+  }
+  guard let runs = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+    fail("\(path) is not a JMH export (a JSON array of benchmarks)")
+  }
+  var measurements: [String: Measurement] = [:]
+  for run in runs {
+    guard let name = (run["benchmark"] as? String)?.split(separator: ".").last,
+      let metrics = run["secondaryMetrics"] as? [String: [String: Any]],
+      let time = metrics["Time (wall clock)"]
+    else { fail("\(path): a benchmark without a wall-clock time") }
+    measurements[String(name)] = Measurement(
+      nanoseconds: median(time) * scale(of: time["scoreUnit"] as? String),
+      allocations: metrics["Malloc (total)"].map(median) ?? .nan)
+  }
+  return measurements
+}
+
+func median(_ metric: [String: Any]) -> Double {
+  guard let percentiles = metric["scorePercentiles"] as? [String: Any],
+    let median = (percentiles["50.0"] as? NSNumber)?.doubleValue
+  else { fail("a metric without a median") }
+  return median
+}
+
+func scale(of unit: String?) -> Double {
+  switch unit {
+  case "ns": 1
+  case "μs", "us": 1e3
+  case "ms": 1e6
+  case "s": 1e9
+  case "#": 1
+  default: fail("unknown time unit \(unit ?? "none")")
+  }
+}
+
+func format(_ value: Double, digits: Int = 1) -> String {
+  value.isNaN ? "n/a" : String(format: "%.\(digits)f", value)
+}
+
+guard CommandLine.arguments.count == 2 else {
+  fail("usage: Report <package-benchmark JMH export>")
+}
+let measurements = loadMeasurements(CommandLine.arguments[1])
+
+let designs = ["multicast", "floor", "dictionary", "lock+copy", "opencombine", "notificationcenter"]
+let sizes = [1, 10, 100, 1_000, 10_000]
+
+/// Nanoseconds per observer per broadcast, from a run of `max(1, 10,000 / n)`
+/// broadcasts to `n` observers.
+func perObserver(_ design: String, _ n: Int) -> Double {
+  let rounds = max(1, 10_000 / n)
+  guard let measurement = measurements["broadcast_\(design)_n=\(n)_x\(rounds)"] else { return .nan }
+  return measurement.nanoseconds / Double(rounds * n)
+}
+
+print("### Broadcast: nanoseconds per observer (median)\n")
+print("| observers | " + designs.joined(separator: " | ") + " |")
+print("|---:|" + String(repeating: "---:|", count: designs.count))
+for n in sizes {
+  print("| \(n) | " + designs.map { format(perObserver($0, n)) }.joined(separator: " | ") + " |")
+}
+
+print("\n### Ratios (multicast / floor; peer / multicast)\n")
+print("| observers | multicast / floor | " + designs.dropFirst(2).map { "\($0) / multicast" }.joined(separator: " | ") + " |")
+print("|---:|---:|" + String(repeating: "---:|", count: designs.count - 2))
+for n in sizes {
+  let ours = perObserver("multicast", n)
+  let ratios = [perObserver("floor", n)] + designs.dropFirst(2).map { perObserver($0, n) }
+  let cells = [format(ours / ratios[0], digits: 2)] + ratios.dropFirst().map { format($0 / ours, digits: 2) }
+  print("| \(n) | " + cells.joined(separator: " | ") + " |")
+}
+
+print("\n### Heap allocations per broadcast (median)\n")
+print("| observers | " + designs.joined(separator: " | ") + " |")
+print("|---:|" + String(repeating: "---:|", count: designs.count))
+for n in sizes {
+  let rounds = max(1, 10_000 / n)
+  let cells = designs.map { design in
+    format((measurements["broadcast_\(design)_n=\(n)_x\(rounds)"]?.allocations ?? .nan) / Double(rounds), digits: 2)
+  }
+  print("| \(n) | " + cells.joined(separator: " | ") + " |")
+}
+
+print("\n### Add then remove: nanoseconds per operation (median)\n")
+print("| observers | multicast |")
+print("|---:|---:|")
+for n in [100, 100_000] {
+  let measurement = measurements["add+remove_multicast_n=\(n)_x\(2 * n)"]
+  print("| \(n) | " + format((measurement?.nanoseconds ?? .nan) / Double(2 * n)) + " |")
+}
+
+print("\n### Heap bytes per registered observer (glibc, chunk overhead included)\n")
+if let footprints = footprints(observers: 100_000) {
+  print("| observers | " + footprints.map(\.design).joined(separator: " | ") + " |")
+  print("|---:|" + String(repeating: "---:|", count: footprints.count))
+  print("| 100000 | " + footprints.map { format($0.bytes) }.joined(separator: " | ") + " |")
+} else {
+  print("Not measured: this platform's allocator has no mallinfo2.")
+}
