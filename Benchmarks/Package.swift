@@ -12,7 +12,8 @@ let package = Package(
   platforms: [.macOS(.v15)],
   dependencies: [
     .package(path: ".."),
-    .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    .package(
+      url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
     .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
   ],
   targets: [

@@ -10,7 +10,7 @@ extension MulticastDelegate {
   /// The state word to record for `observer`: its witness table pointer, `0`
   /// for a bare class reference, or the dynamic-cast flag.
   func stateWord(for observer: Observer, object: AnyObject) -> UInt {
-    let castFlag = _ObserverCell<Void>.dynamicCastBit
+    let castFlag = _ObserverState.dynamicCastBit
     guard rebuildsObservers else { return castFlag }
     let wordSize = MemoryLayout<UInt>.size
     let address = UInt(bitPattern: ObjectIdentifier(object))
@@ -20,7 +20,7 @@ extension MulticastDelegate {
       else { return nil }
       guard bytes.count == 2 * wordSize else { return 0 }
       let witness = bytes.load(fromByteOffset: wordSize, as: UInt.self)
-      return witness != 0 && witness & _ObserverCell<Void>.flagBits == 0 ? witness : nil
+      return witness != 0 && witness & _ObserverState.flagBits == 0 ? witness : nil
     }
     guard let recorded else { return castFlag }
     // Trust the layout only if rebuilding reproduces the observer bit for bit.
@@ -43,7 +43,7 @@ extension MulticastDelegate {
   static func withObserver(
     _ object: AnyObject, _ word: UInt, _ body: (Observer) throws -> Void
   ) rethrows {
-    if word & _ObserverCell<Void>.dynamicCastBit != 0 {
+    if word & _ObserverState.dynamicCastBit != 0 {
       try body(object as! Observer)
     } else if MemoryLayout<Observer>.size == MemoryLayout<AnyObject>.size {
       var reference = object

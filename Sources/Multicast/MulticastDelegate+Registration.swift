@@ -9,9 +9,7 @@ extension MulticastDelegate {
   /// - Complexity: Amortized O(1).
   public func addObserver(_ observer: Observer) {
     let object = Self.object(of: observer)
-    storage.insert(
-      object, key: ObjectIdentifier(object), word: stateWord(for: observer, object: object),
-      payload: ())
+    storage.insert(object, state: stateWord(for: observer, object: object), payload: ())
   }
 
   /// Removes an observer.
@@ -25,7 +23,7 @@ extension MulticastDelegate {
   /// - Complexity: Amortized O(1).
   public func removeObserver(_ observer: Observer) {
     let object = Self.object(of: observer)
-    storage.remove(object, key: ObjectIdentifier(object))
+    storage.remove(object)
   }
 
   /// Returns whether an observer is registered.
@@ -36,7 +34,7 @@ extension MulticastDelegate {
   /// - Complexity: O(1).
   public func contains(_ observer: Observer) -> Bool {
     let object = Self.object(of: observer)
-    return storage.contains(object, key: ObjectIdentifier(object))
+    return storage.contains(object)
   }
 
   /// The number of registered observers that are alive.

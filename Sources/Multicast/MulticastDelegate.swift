@@ -94,7 +94,7 @@
 /// fall back to a dynamic cast.
 public final class MulticastDelegate<Observer> {
   @usableFromInline
-  let storage = _ObserverStorage<Void>()
+  let storage = _ObserverStorage<Void>(isKeyed: true)
 
   /// Whether observers may be rebuilt from their recorded bits rather than
   /// cast at each call.

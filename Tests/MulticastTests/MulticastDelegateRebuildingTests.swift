@@ -26,7 +26,7 @@ struct MulticastDelegateRebuildingTests {
     _ delegate: MulticastDelegate<Observer>, _ observer: Observer
   ) -> Bool {
     delegate.stateWord(for: observer, object: observer as AnyObject)
-      & _ObserverCell<Void>.dynamicCastBit == 0
+      & _ObserverState.dynamicCastBit == 0
   }
 
   @Test("An existential of one class-bound protocol is rebuilt from its witness table")

@@ -41,7 +41,8 @@ let benchmarks: @Sendable () -> Void = {
       blackHole(observers)
     }
 
-    Benchmark("broadcast dictionary \(suffix)", configuration: broadcastConfiguration) { benchmark in
+    Benchmark("broadcast dictionary \(suffix)", configuration: broadcastConfiguration) {
+      benchmark in
       let observers = makeObservers(n)
       let design = DictionaryDesign()
       for observer in observers { design.add(observer) }
@@ -61,7 +62,8 @@ let benchmarks: @Sendable () -> Void = {
       blackHole(observers)
     }
 
-    Benchmark("broadcast opencombine \(suffix)", configuration: broadcastConfiguration) { benchmark in
+    Benchmark("broadcast opencombine \(suffix)", configuration: broadcastConfiguration) {
+      benchmark in
       let observers = makeObservers(n)
       let design = CombineDesign()
       for observer in observers { design.add(observer) }

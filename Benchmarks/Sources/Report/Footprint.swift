@@ -1,7 +1,6 @@
+import CHeapStatistics
 import Designs
 import Multicast
-
-import CHeapStatistics
 
 /// Heap bytes per registered observer for each design, at `count` observers.
 ///

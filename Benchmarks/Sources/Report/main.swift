@@ -65,7 +65,9 @@ guard CommandLine.arguments.count == 2 else {
 }
 let measurements = loadMeasurements(CommandLine.arguments[1])
 
-let designs = ["multicast", "floor", "dictionary", "lock+copy", "opencombine", "notificationcenter"]
+let designs = [
+  "multicast", "floor", "dictionary", "lock+copy", "opencombine", "notificationcenter",
+]
 let sizes = [1, 10, 100, 1_000, 10_000]
 
 /// Nanoseconds per observer per broadcast, from a run of `max(1, 10,000 / n)`
@@ -84,12 +86,15 @@ for n in sizes {
 }
 
 print("\n### Ratios (multicast / floor; peer / multicast)\n")
-print("| observers | multicast / floor | " + designs.dropFirst(2).map { "\($0) / multicast" }.joined(separator: " | ") + " |")
+print(
+  "| observers | multicast / floor | "
+    + designs.dropFirst(2).map { "\($0) / multicast" }.joined(separator: " | ") + " |")
 print("|---:|---:|" + String(repeating: "---:|", count: designs.count - 2))
 for n in sizes {
   let ours = perObserver("multicast", n)
   let ratios = [perObserver("floor", n)] + designs.dropFirst(2).map { perObserver($0, n) }
-  let cells = [format(ours / ratios[0], digits: 2)] + ratios.dropFirst().map { format($0 / ours, digits: 2) }
+  let cells =
+    [format(ours / ratios[0], digits: 2)] + ratios.dropFirst().map { format($0 / ours, digits: 2) }
   print("| \(n) | " + cells.joined(separator: " | ") + " |")
 }
 
@@ -99,7 +104,9 @@ print("|---:|" + String(repeating: "---:|", count: designs.count))
 for n in sizes {
   let rounds = max(1, 10_000 / n)
   let cells = designs.map { design in
-    format((measurements["broadcast_\(design)_n=\(n)_x\(rounds)"]?.allocations ?? .nan) / Double(rounds), digits: 2)
+    format(
+      (measurements["broadcast_\(design)_n=\(n)_x\(rounds)"]?.allocations ?? .nan) / Double(rounds),
+      digits: 2)
   }
   print("| \(n) | " + cells.joined(separator: " | ") + " |")
 }
@@ -113,10 +120,13 @@ for n in [100, 100_000] {
 }
 
 print("\n### Heap bytes per registered observer (glibc, chunk overhead included)\n")
-if let footprints = footprints(observers: 100_000) {
-  print("| observers | " + footprints.map(\.design).joined(separator: " | ") + " |")
-  print("|---:|" + String(repeating: "---:|", count: footprints.count))
-  print("| 100000 | " + footprints.map { format($0.bytes) }.joined(separator: " | ") + " |")
+if let first = footprints(observers: 1_000) {
+  print("| observers | " + first.map(\.design).joined(separator: " | ") + " |")
+  print("|---:|" + String(repeating: "---:|", count: first.count))
+  for n in [1_000, 10_000, 100_000, 1_000_000] {
+    let row = n == 1_000 ? first : footprints(observers: n) ?? []
+    print("| \(n) | " + row.map { format($0.bytes) }.joined(separator: " | ") + " |")
+  }
 } else {
   print("Not measured: this platform's allocator has no mallinfo2.")
 }
