@@ -27,7 +27,9 @@ final class _ObserverBuffer<Payload>: ManagedBuffer<
   var count: Int { header.count }
   var isFull: Bool { header.count == header.capacity }
 
-  /// Appends an entry. The buffer must not be full.
+  /// Appends an entry.
+  ///
+  /// The buffer must not be full.
   func append(_ object: AnyObject, state: UInt, sequence: UInt64, payload: Payload) {
     withUnsafeMutablePointers { header, entries in
       precondition(header.pointee.count < header.pointee.capacity)

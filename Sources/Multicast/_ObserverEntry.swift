@@ -67,7 +67,9 @@ struct _ObserverEntry<Payload>: ~Copyable {
     state.load(ordering: .acquiring) & _ObserverState.removedBit != 0
   }
 
-  /// Marks the entry removed. Call with the storage's lock held.
+  /// Marks the entry removed.
+  ///
+  /// Call with the storage's lock held.
   func markRemoved() {
     _ = state.bitwiseOr(_ObserverState.removedBit, ordering: .releasing)
   }

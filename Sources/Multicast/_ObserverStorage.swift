@@ -143,7 +143,9 @@ final class _ObserverStorage<Payload>: @unchecked Sendable {
     }
   }
 
-  /// The number of live registrations. O(n).
+  /// The number of live registrations.
+  ///
+  /// O(n).
   var liveCount: Int {
     var count = 0
     visit { _, _, _ in
@@ -153,7 +155,9 @@ final class _ObserverStorage<Payload>: @unchecked Sendable {
     return count
   }
 
-  /// Whether there is no live registration. O(n) when only dead ones are left.
+  /// Whether there is no live registration.
+  ///
+  /// O(n) when only dead ones are left.
   var isEmpty: Bool {
     var isEmpty = true
     visit { _, _, _ in
@@ -222,7 +226,9 @@ final class _ObserverStorage<Payload>: @unchecked Sendable {
     }
   }
 
-  /// Removes the entry with sequence number `sequence`. O(log n).
+  /// Removes the entry with sequence number `sequence`.
+  ///
+  /// O(log n).
   ///
   /// - Returns: whether it was registered: `false` if it was removed before,
   ///   or dropped because its object died.
@@ -240,7 +246,9 @@ final class _ObserverStorage<Payload>: @unchecked Sendable {
     }
   }
 
-  /// Removes every entry registered for an object with identity `key`. O(n).
+  /// Removes every entry registered for an object with identity `key`.
+  ///
+  /// O(n).
   ///
   /// - Returns: how many were removed.
   @discardableResult
@@ -270,6 +278,7 @@ final class _ObserverStorage<Payload>: @unchecked Sendable {
   }
 
   /// Marks the entry at `position` removed, then compacts a sparse buffer.
+  ///
   /// Positions read before this call are stale afterwards.
   private func markRemoved(at position: Int, _ garbage: inout Garbage) {
     buffer.withEntries { entries, _ in entries[position].markRemoved() }

@@ -44,7 +44,8 @@ struct _PositionIndex {
   }
 
   /// Files `position` under `key`, which must not be in the index.
-  mutating func insert(_ key: ObjectIdentifier, at position: Int, keyAt: (Int) -> ObjectIdentifier) {
+  mutating func insert(_ key: ObjectIdentifier, at position: Int, keyAt: (Int) -> ObjectIdentifier)
+  {
     precondition(position < Int(Self.empty), "more registrations than an index can hold")
     if (count + 1) * 4 > slots.count * 3 {
       // Room for as many keys as there are slots now: twice the slots.
@@ -60,7 +61,6 @@ struct _PositionIndex {
     slots[slot] = UInt32(position)
     count += 1
   }
-
 
   /// Removes `key`, shifting back the keys after it so that no probe
   /// sequence is broken.

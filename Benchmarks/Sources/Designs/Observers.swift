@@ -1,27 +1,27 @@
 /// The observer protocol every design broadcasts to: class-bound, with a
 /// default empty method, as users of the library write theirs.
-public protocol TickObserver: AnyObject {
+package protocol TickObserver: AnyObject {
   func tick(_ value: Int)
 }
 
 extension TickObserver {
-  public func tick(_ value: Int) {}
+  package func tick(_ value: Int) {}
 }
 
 /// Two observer classes, so that calls through the protocol stay dynamic.
-public final class Accumulator: TickObserver {
-  public init() {}
-  public var total = 0
-  public func tick(_ value: Int) { total &+= value }
+package final class Accumulator: TickObserver {
+  package init() {}
+  package var total = 0
+  package func tick(_ value: Int) { total &+= value }
 }
 
-public final class Counter: TickObserver {
-  public init() {}
-  public var count = 0
-  public func tick(_ value: Int) { count &+= 1 }
+package final class Counter: TickObserver {
+  package init() {}
+  package var count = 0
+  package func tick(_ value: Int) { count &+= 1 }
 }
 
 /// `count` observers alternating between the two classes.
-public func makeObservers(_ count: Int) -> [any TickObserver] {
+package func makeObservers(_ count: Int) -> [any TickObserver] {
   (0..<count).map { $0.isMultiple(of: 2) ? Accumulator() as any TickObserver : Counter() }
 }

@@ -1,40 +1,43 @@
-public import Foundation
-public import OpenCombine
+import Foundation
+import OpenCombine
 
 // The designs a user would otherwise pick, written as they are usually found,
 // each broadcasting the same `tick` to the same observers.
 
 /// The floor: weak references in small final class cells, loaded once each,
-/// with the method called directly. No lock, no order guarantees under
+/// with the method called directly.
+///
+/// No lock, no order guarantees under
 /// mutation, no thread safety: nothing can do less and keep observers weak.
-public final class FloorDesign {
-  public init() {}
+package final class FloorDesign {
+  package init() {}
   final class Cell {
     weak var observer: (any TickObserver)?
     init(_ observer: any TickObserver) { self.observer = observer }
   }
   private var cells: [Cell] = []
-  public func add(_ observer: any TickObserver) { cells.append(Cell(observer)) }
-  public func broadcast(_ value: Int) {
+  package func add(_ observer: any TickObserver) { cells.append(Cell(observer)) }
+  package func broadcast(_ value: Int) {
     for cell in cells { cell.observer?.tick(value) }
   }
 }
 
 /// The classic design: a dictionary of weak boxes keyed by ObjectIdentifier.
+///
 /// Unordered; dead boxes are dropped during the broadcast.
-public final class DictionaryDesign {
-  public init() {}
+package final class DictionaryDesign {
+  package init() {}
   struct Observation {
     weak var observer: (any TickObserver)?
   }
   private var observations: [ObjectIdentifier: Observation] = [:]
-  public func add(_ observer: any TickObserver) {
+  package func add(_ observer: any TickObserver) {
     observations[ObjectIdentifier(observer)] = Observation(observer: observer)
   }
-  public func remove(_ observer: any TickObserver) {
+  package func remove(_ observer: any TickObserver) {
     observations[ObjectIdentifier(observer)] = nil
   }
-  public func broadcast(_ value: Int) {
+  package func broadcast(_ value: Int) {
     for (id, observation) in observations {
       guard let observer = observation.observer else {
         observations[id] = nil
@@ -47,7 +50,7 @@ public final class DictionaryDesign {
 
 /// The common generic design: a lock, an array of weak `AnyObject` boxes,
 /// a copy of the live observers per broadcast, and a cast per observer.
-public final class LockAndCopyDesign<T>: @unchecked Sendable {
+package final class LockAndCopyDesign<T>: @unchecked Sendable {
   // @unchecked Sendable: `boxes` is only touched with `lock` held.
   @usableFromInline
   final class WeakBox {
@@ -57,9 +60,9 @@ public final class LockAndCopyDesign<T>: @unchecked Sendable {
   @usableFromInline let lock = NSLock()
   @usableFromInline var boxes: [WeakBox] = []
 
-  public init() {}
+  package init() {}
 
-  public func add(_ observer: T) {
+  package func add(_ observer: T) {
     lock.lock()
     defer { lock.unlock() }
     boxes.append(WeakBox(observer as AnyObject))
@@ -67,7 +70,7 @@ public final class LockAndCopyDesign<T>: @unchecked Sendable {
 
   // Inlinable, so that it is specialized in the benchmark as it would be in an app.
   @inlinable
-  public func broadcast(_ body: (T) -> Void) {
+  package func broadcast(_ body: (T) -> Void) {
     lock.lock()
     let observers = boxes.compactMap { $0.object as? T }
     lock.unlock()
@@ -76,21 +79,21 @@ public final class LockAndCopyDesign<T>: @unchecked Sendable {
 }
 
 /// OpenCombine's PassthroughSubject with one sink per observer.
-public final class CombineDesign {
-  public init() {}
-  public let subject = PassthroughSubject<Int, Never>()
+package final class CombineDesign {
+  package init() {}
+  package let subject = PassthroughSubject<Int, Never>()
   private var cancellables: [AnyCancellable] = []
-  public func add(_ observer: any TickObserver) {
+  package func add(_ observer: any TickObserver) {
     subject.sink { [weak observer] value in observer?.tick(value) }.store(in: &cancellables)
   }
-  public func broadcast(_ value: Int) { subject.send(value) }
+  package func broadcast(_ value: Int) { subject.send(value) }
 }
 
 /// NotificationCenter with block observers, the value passed in `userInfo`.
-public final class NotificationCenterDesign {
-  public init() {}
-  public static let name = Notification.Name("tick")
-  public let center = NotificationCenter()
+package final class NotificationCenterDesign {
+  package init() {}
+  package static let name = Notification.Name("tick")
+  package let center = NotificationCenter()
   private var tokens: [any NSObjectProtocol] = []
   /// A weak reference the center's `@Sendable` block may capture.
   // @unchecked Sendable: with `queue: nil` the center runs the block
@@ -101,14 +104,14 @@ public final class NotificationCenterDesign {
     init(_ observer: any TickObserver) { self.observer = observer }
   }
 
-  public func add(_ observer: any TickObserver) {
+  package func add(_ observer: any TickObserver) {
     let weakObserver = WeakObserver(observer)
     tokens.append(
       center.addObserver(forName: Self.name, object: nil, queue: nil) { note in
         weakObserver.observer?.tick(note.userInfo?["value"] as? Int ?? 0)
       })
   }
-  public func broadcast(_ value: Int) {
+  package func broadcast(_ value: Int) {
     center.post(name: Self.name, object: nil, userInfo: ["value": value])
   }
 }
