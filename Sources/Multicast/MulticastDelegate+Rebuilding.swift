@@ -22,49 +22,35 @@ extension MulticastDelegate {
       let witness = bytes.load(fromByteOffset: wordSize, as: UInt.self)
       return witness != 0 && witness & _ObserverState.flagBits == 0 ? witness : nil
     }
-    guard let recorded else { return castFlag }
-    // Trust the layout only if rebuilding reproduces the observer bit for bit.
-    let rebuilt = Self.rebuild(object, recorded)
-    let matches = withUnsafeBytes(of: rebuilt) { rebuiltBytes in
-      withUnsafeBytes(of: observer) { rebuiltBytes.elementsEqual($0) }
-    }
-    return matches ? recorded : castFlag
+    return recorded ?? castFlag
   }
 
   /// Calls `body` with the observer registered as `object` with state word
-  /// `word`, lent rather than copied.
+  /// `word`, made from the reference the broadcast loaded.
   ///
   /// Every observer has a side table, since it is weakly referenced, so each
-  /// retain and release of it takes the runtime's slow path. Lending the
-  /// observer rebuilt in place over the reference the broadcast already holds
-  /// avoids the retain and release that a new owned value would cost.
+  /// retain and release of it takes the runtime's slow path. The strong
+  /// reference the weak load returned is consumed into the rebuilt observer,
+  /// which `body` borrows: one retain (the weak load) and one release in all.
   @inlinable
   @inline(__always)
   static func withObserver(
-    _ object: AnyObject, _ word: UInt, _ body: (Observer) throws -> Void
+    _ object: consuming AnyObject, _ word: UInt, _ body: (Observer) throws -> Void
   ) rethrows {
     if word & _ObserverState.dynamicCastBit != 0 {
       try body(object as! Observer)
-    } else if MemoryLayout<Observer>.size == MemoryLayout<AnyObject>.size {
-      var reference = object
-      try withUnsafeMutablePointer(to: &reference) { pointer in
-        try pointer.withMemoryRebound(to: Observer.self, capacity: 1) { try body($0.pointee) }
-      }
-    } else {
-      var existential = (object, word)
-      try withUnsafeMutablePointer(to: &existential) { pointer in
-        try pointer.withMemoryRebound(to: Observer.self, capacity: 1) { try body($0.pointee) }
-      }
+      return
     }
-  }
-
-  /// Rebuilds an observer from its object and recorded witness table pointer.
-  ///
-  /// Valid only for a word that `stateWord(for:object:)` recorded.
-  static func rebuild(_ object: AnyObject, _ witness: UInt) -> Observer {
-    if MemoryLayout<Observer>.size == MemoryLayout<AnyObject>.size {
-      return unsafeBitCast(object, to: Observer.self)
+    // Move the reference into a slot laid out as the observer (no retain),
+    // move the observer out of it (no retain), and leave the slot holding
+    // nothing, so that destroying it releases nothing.
+    var slot: (AnyObject?, UInt) = (consume object, word)
+    let observer = withUnsafeMutablePointer(to: &slot) { pointer in
+      let raw = UnsafeMutableRawPointer(pointer)
+      let observer = raw.withMemoryRebound(to: Observer.self, capacity: 1) { $0.move() }
+      raw.initializeMemory(as: (AnyObject?, UInt).self, to: (nil, 0))
+      return observer
     }
-    return unsafeBitCast((object, witness), to: Observer.self)
+    try body(observer)
   }
 }

@@ -110,7 +110,9 @@ final class _ObserverStorage<Payload>: @unchecked Sendable {
   /// began and is not removed before its turn, in registration order, with no
   /// lock held, until `body` returns `false`.
   @inlinable
-  func visit(_ body: (_ object: AnyObject, _ word: UInt, _ payload: Payload) throws -> Bool)
+  func visit(
+    _ body: (_ object: consuming AnyObject, _ word: UInt, _ payload: Payload) throws -> Bool
+  )
     rethrows
   {
     var cursor = startBroadcast()
@@ -134,7 +136,9 @@ final class _ObserverStorage<Payload>: @unchecked Sendable {
 
   /// Calls `body` with each live registration, as ``visit(_:)`` does.
   @inlinable
-  func forEach(_ body: (_ object: AnyObject, _ word: UInt, _ payload: Payload) throws -> Void)
+  func forEach(
+    _ body: (_ object: consuming AnyObject, _ word: UInt, _ payload: Payload) throws -> Void
+  )
     rethrows
   {
     try visit { object, word, payload in
@@ -191,17 +195,17 @@ final class _ObserverStorage<Payload>: @unchecked Sendable {
     }
   }
 
-  /// Removes the registration of `object`, or a dead one under its key.
+  /// Removes the registration filed under `object`'s identity.
   ///
-  /// A dead entry under the key is either `object`'s own, seen from its
-  /// deinitializer (where weak references to it already read `nil`), or an
-  /// earlier object's at the same address: removing it is right in both cases.
+  /// The entry needs no look at its object: if that object is alive it is
+  /// `object`, since two live objects never share an address; if it is dead,
+  /// the entry is `object`'s own, seen from its deinitializer (where weak
+  /// references to it already read `nil`), or an earlier object's at the same
+  /// address, and removing it is right in both cases.
   func remove(_ object: AnyObject) {
     let key = ObjectIdentifier(object)
     mutate { garbage in
       guard let position = index.position(of: key, keyAt: key(at:)) else { return }
-      let referent = referent(at: position)
-      guard referent == nil || referent === object else { return }
       index.remove(key, keyAt: key(at:))
       markRemoved(at: position, &garbage)
     }
@@ -344,6 +348,12 @@ extension _ObserverStorage {
   /// that must stay proportional to the live registrations.
   var capacity: Int {
     lock.withLock { buffer.header.capacity + index.capacity }
+  }
+
+  /// Whether an entry is filed under `key`, alive or dead: how tests see that
+  /// a new object was allocated at a dead observer's address.
+  func hasEntry(forKey key: ObjectIdentifier) -> Bool {
+    lock.withLock { index.position(of: key, keyAt: key(at:)) != nil }
   }
 
   /// Checks the storage's internal consistency; traps if it is broken.

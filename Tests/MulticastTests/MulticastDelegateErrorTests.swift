@@ -22,6 +22,7 @@ struct MulticastDelegateErrorTests {
       }
     }
     #expect(log.entries == ["a", "b"])
+    withExtendedLifetime(observers) {}
   }
 
   @Test("A broadcast after an error calls everyone again", arguments: Path.allCases)
@@ -35,5 +36,6 @@ struct MulticastDelegateErrorTests {
     delegate.addObserver(late)  // the lock was released
     delegate { $0.ping() }
     #expect(log.entries == ["a", "b", "late"])
+    withExtendedLifetime((observers, late)) {}
   }
 }

@@ -4,11 +4,26 @@ import Testing
 
 @Suite("Identity")
 struct MulticastDelegateIdentityTests {
-  /// Allocates and drops observers until one lands at `address`, or gives up.
-  private func observer(at address: ObjectIdentifier, log: Log) -> Probe? {
-    for attempt in 0..<10_000 {
-      let candidate = Probe("new \(attempt)", log: log)
-      if ObjectIdentifier(candidate) == address { return candidate }
+  /// Registers an observer, lets it die, and returns a new object allocated
+  /// at its address, or `nil` if the allocator never reused it.
+  ///
+  /// Each attempt keeps its candidates alive, so that every allocation takes
+  /// a fresh chunk until the dead observer's is handed out; another thread
+  /// may take that chunk first, so the whole scenario is tried again.
+  private func observerAtDeadAddress(
+    in delegate: MulticastDelegate<any Pinging>, log: Log
+  ) -> Probe? {
+    for _ in 0..<50 {
+      var dead: Probe? = Probe("dead", log: log)
+      delegate.addObserver(dead!)
+      let address = ObjectIdentifier(dead!)
+      dead = nil
+      var candidates: [Probe] = []
+      for attempt in 0..<2_000 {
+        let candidate = Probe("new \(attempt)", log: log)
+        if ObjectIdentifier(candidate) == address { return candidate }
+        candidates.append(candidate)
+      }
     }
     return nil
   }
@@ -19,16 +34,13 @@ struct MulticastDelegateIdentityTests {
     let delegate = path.make((any Pinging).self)
     let first = Probe("first", log: log)
     delegate.addObserver(first)
-    var dead: Probe? = Probe("dead", log: log)
-    delegate.addObserver(dead!)
-    let address = ObjectIdentifier(dead!)
+    let reborn = try #require(
+      observerAtDeadAddress(in: delegate, log: log), "the allocator never reused an address")
     let last = Probe("last", log: log)
     delegate.addObserver(last)
-    dead = nil
 
-    let reborn = try #require(
-      observer(at: address, log: log), "the allocator never reused the address")
-    #expect(ObjectIdentifier(reborn) == address)  // the reuse really happened
+    // The reuse really happened: a dead registration is filed under this address.
+    #expect(delegate.storage.hasEntry(forKey: ObjectIdentifier(reborn)))
     #expect(!delegate.contains(reborn))
     #expect(delegate.count == 2)
     #expect(delegate.pingAll(log) == ["first", "last"])
@@ -38,6 +50,7 @@ struct MulticastDelegateIdentityTests {
     #expect(delegate.contains(reborn))
     #expect(delegate.count == 3)
     #expect(delegate.pingAll(log) == ["first", "last", reborn.name])
+    withExtendedLifetime((first, last)) {}
   }
 
   @Test(
@@ -46,18 +59,16 @@ struct MulticastDelegateIdentityTests {
   func removingAtReusedAddress(path: Path) throws {
     let log = Log()
     let delegate = path.make((any Pinging).self)
-    var dead: Probe? = Probe("dead", log: log)
-    delegate.addObserver(dead!)
-    let address = ObjectIdentifier(dead!)
     let other = Probe("other", log: log)
     delegate.addObserver(other)
-    dead = nil
     let reborn = try #require(
-      observer(at: address, log: log), "the allocator never reused the address")
+      observerAtDeadAddress(in: delegate, log: log), "the allocator never reused an address")
+    #expect(delegate.storage.hasEntry(forKey: ObjectIdentifier(reborn)))
     delegate.removeObserver(reborn)
     delegate.checkInvariants()
     #expect(delegate.count == 1)
     #expect(delegate.pingAll(log) == ["other"])
+    withExtendedLifetime(other) {}
   }
 
   @Test("Observers are compared by identity, not equality")

@@ -13,6 +13,7 @@ struct MulticastDelegateLifetimeTests {
       for observer in observers { delegate.addObserver(observer) }
       delegate { $0.ping() }
       #expect(tracker.live == 10)
+      withExtendedLifetime(observers) {}
     }
     #expect(tracker.created == 10)
     #expect(tracker.live == 0)
@@ -42,6 +43,7 @@ struct MulticastDelegateLifetimeTests {
       let observers = (0..<5).map { _ in Silent() }
       for observer in observers { delegate.addObserver(observer) }
       #expect(!delegate.isEmpty)
+      withExtendedLifetime(observers) {}
     }
     #expect(delegate.isEmpty)
     #expect(delegate.count == 0)
@@ -77,6 +79,7 @@ struct MulticastDelegateLifetimeTests {
       let crowd = (0..<10_000).map { _ in Silent() }
       for observer in crowd { delegate.addObserver(observer) }
       #expect(delegate.storageCapacity >= 10_000)
+      withExtendedLifetime(crowd) {}
     }
     let late = (0..<100).map { _ in Silent() }
     for observer in late { delegate.addObserver(observer) }
@@ -88,6 +91,7 @@ struct MulticastDelegateLifetimeTests {
     delegate.checkInvariants()
     #expect(delegate.count == 100)
     #expect(delegate.storageCapacity < 2_000, "capacity \(delegate.storageCapacity)")
+    withExtendedLifetime(late) {}
   }
 
   @Test("An observer may remove itself from its deinit", arguments: Path.allCases)
@@ -113,12 +117,13 @@ struct MulticastDelegateLifetimeTests {
     var removers = (0..<50).map { _ in SelfRemover(delegate, tracker) }
     let last = Probe("last", log: log)
     delegate.addObserver(last)
-    #expect(delegate.count == 52)
+    withExtendedLifetime(removers) { #expect(delegate.count == 52) }
     removers.removeAll()
     #expect(tracker.live == 0)
     delegate.checkInvariants()
     #expect(delegate.count == 2)
     #expect(delegate.pingAll(log) == ["first", "last"])
+    withExtendedLifetime((first, last)) {}
   }
 
   @Test("Releasing the multicast delegate releases no observer and leaks nothing")

@@ -14,6 +14,7 @@ struct MulticastDelegateOrderTests {
     for observer in observers { delegate.addObserver(observer) }
     delegate.checkInvariants()
     #expect(delegate.pingAll(log) == (0..<20).map(String.init))
+    withExtendedLifetime(observers) {}
   }
 
   @Test(
@@ -73,6 +74,7 @@ struct MulticastDelegateOrderTests {
     let expected = stride(from: 0, to: 1_000, by: 3).map(String.init)
     #expect(delegate.count == expected.count)
     #expect(delegate.pingAll(log) == expected)
+    withExtendedLifetime(observers) {}
   }
 
   @Test("An empty multicast delegate broadcasts to nobody")

@@ -117,6 +117,7 @@ struct MulticastDelegateReentrancyTests {
     #expect(delegate.pingAll(log) == ["a"] + kept)
     delegate.checkInvariants()
     #expect(delegate.pingAll(log) == ["a"] + kept)
+    withExtendedLifetime((a, others)) {}
   }
 
   @Test("An observer deallocated during a broadcast is not called", arguments: Path.allCases)

@@ -9,8 +9,29 @@ let sizes = [1, 10, 100, 1_000, 10_000]
 
 func repeats(_ observers: Int) -> Int { max(1, 10_000 / observers) }
 
+/// Registers a benchmark of one design broadcasting to `n` observers.
+///
+/// The observers and the design are set up once, when the benchmark is
+/// registered, so that iterations measure broadcasts in a steady state: no
+/// registration, no cold objects. `setUp` receives the observers and returns
+/// the broadcast to measure.
+func broadcastBenchmark(
+  _ design: String, observers n: Int, configuration: Benchmark.Configuration,
+  setUp: ([any TickObserver]) -> (Int) -> Void
+) {
+  let rounds = repeats(n)
+  let observers = makeObservers(n)
+  let broadcast = setUp(observers)
+  Benchmark("broadcast \(design) n=\(n) x\(rounds)", configuration: configuration) { benchmark in
+    for _ in benchmark.scaledIterations {
+      for round in 0..<rounds { broadcast(round) }
+    }
+    blackHole(observers)
+  }
+}
+
 let benchmarks: @Sendable () -> Void = {
-  let broadcastConfiguration = Benchmark.Configuration(
+  let configuration = Benchmark.Configuration(
     metrics: [.throughput, .wallClock, .mallocCountTotal],
     warmupIterations: 10,
     maxDuration: .seconds(1),
@@ -18,89 +39,53 @@ let benchmarks: @Sendable () -> Void = {
   )
 
   for n in sizes {
-    let rounds = repeats(n)
-    let suffix = "n=\(n) x\(rounds)"
-
-    Benchmark("broadcast multicast \(suffix)", configuration: broadcastConfiguration) { benchmark in
-      let observers = makeObservers(n)
+    broadcastBenchmark("multicast", observers: n, configuration: configuration) { observers in
       let delegate = MulticastDelegate<any TickObserver>()
       for observer in observers { delegate.addObserver(observer) }
-      benchmark.startMeasurement()
-      for round in 0..<rounds { delegate { $0.tick(round) } }
-      benchmark.stopMeasurement()
-      blackHole(observers)
+      return { value in delegate { $0.tick(value) } }
     }
-
-    Benchmark("broadcast floor \(suffix)", configuration: broadcastConfiguration) { benchmark in
-      let observers = makeObservers(n)
+    broadcastBenchmark("floor", observers: n, configuration: configuration) { observers in
       let design = FloorDesign()
       for observer in observers { design.add(observer) }
-      benchmark.startMeasurement()
-      for round in 0..<rounds { design.broadcast(round) }
-      benchmark.stopMeasurement()
-      blackHole(observers)
+      return { value in design.broadcast(value) }
     }
-
-    Benchmark("broadcast dictionary \(suffix)", configuration: broadcastConfiguration) {
-      benchmark in
-      let observers = makeObservers(n)
+    broadcastBenchmark("dictionary", observers: n, configuration: configuration) { observers in
       let design = DictionaryDesign()
       for observer in observers { design.add(observer) }
-      benchmark.startMeasurement()
-      for round in 0..<rounds { design.broadcast(round) }
-      benchmark.stopMeasurement()
-      blackHole(observers)
+      return { value in design.broadcast(value) }
     }
-
-    Benchmark("broadcast lock+copy \(suffix)", configuration: broadcastConfiguration) { benchmark in
-      let observers = makeObservers(n)
-      let design = LockAndCopyDesign<any TickObserver>()
+    broadcastBenchmark("lock+copy", observers: n, configuration: configuration) { observers in
+      let design = LockAndCopyDesign()
       for observer in observers { design.add(observer) }
-      benchmark.startMeasurement()
-      for round in 0..<rounds { design.broadcast { $0.tick(round) } }
-      benchmark.stopMeasurement()
-      blackHole(observers)
+      return { value in design.broadcast { $0.tick(value) } }
     }
-
-    Benchmark("broadcast opencombine \(suffix)", configuration: broadcastConfiguration) {
-      benchmark in
-      let observers = makeObservers(n)
+    broadcastBenchmark("opencombine", observers: n, configuration: configuration) { observers in
       let design = CombineDesign()
       for observer in observers { design.add(observer) }
-      benchmark.startMeasurement()
-      for round in 0..<rounds { design.broadcast(round) }
-      benchmark.stopMeasurement()
-      blackHole(observers)
+      return { value in design.broadcast(value) }
     }
-
-    Benchmark("broadcast notificationcenter \(suffix)", configuration: broadcastConfiguration) {
-      benchmark in
-      let observers = makeObservers(n)
+    broadcastBenchmark("notificationcenter", observers: n, configuration: configuration) {
+      observers in
       let design = NotificationCenterDesign()
       for observer in observers { design.add(observer) }
-      benchmark.startMeasurement()
-      for round in 0..<rounds { design.broadcast(round) }
-      benchmark.stopMeasurement()
-      blackHole(observers)
+      return { value in design.broadcast(value) }
     }
   }
 
   // Adding then removing n observers: 2n operations per iteration. Flat cost
   // per operation from n = 100 to n = 100,000 means O(1) operations.
   for n in [100, 100_000] {
+    let observers = makeObservers(n)
     Benchmark(
       "add+remove multicast n=\(n) x\(2 * n)",
       configuration: .init(
         metrics: [.throughput, .wallClock, .mallocCountTotal], warmupIterations: 2,
         maxDuration: .seconds(2), maxIterations: n == 100 ? 5_000 : 20)
-    ) { benchmark in
-      let observers = makeObservers(n)
+    ) { _ in
       let delegate = MulticastDelegate<any TickObserver>()
-      benchmark.startMeasurement()
       for observer in observers { delegate.addObserver(observer) }
       for observer in observers { delegate.removeObserver(observer) }
-      benchmark.stopMeasurement()
-      blackHole(observers)
+      blackHole(delegate)
     }
   }
 }

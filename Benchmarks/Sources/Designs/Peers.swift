@@ -4,21 +4,35 @@ import OpenCombine
 // The designs a user would otherwise pick, written as they are usually found,
 // each broadcasting the same `tick` to the same observers.
 
-/// The floor: weak references in small final class cells, loaded once each,
+/// The floor: weak references in small final class cells, each loaded once,
 /// with the method called directly.
 ///
-/// No lock, no order guarantees under
-/// mutation, no thread safety: nothing can do less and keep observers weak.
+/// The cells are visited without retaining them (the array keeps them
+/// alive), so each observer costs exactly one weak load, the call and one
+/// release. No lock, no order guarantees under mutation, no thread safety:
+/// nothing can do less and keep observers weak.
 package final class FloorDesign {
-  package init() {}
   final class Cell {
     weak var observer: (any TickObserver)?
     init(_ observer: any TickObserver) { self.observer = observer }
   }
   private var cells: [Cell] = []
-  package func add(_ observer: any TickObserver) { cells.append(Cell(observer)) }
+  private var unretainedCells: [Unmanaged<Cell>] = []
+
+  package init() {}
+
+  package func add(_ observer: any TickObserver) {
+    let cell = Cell(observer)
+    cells.append(cell)
+    unretainedCells.append(.passUnretained(cell))
+  }
+
   package func broadcast(_ value: Int) {
-    for cell in cells { cell.observer?.tick(value) }
+    unretainedCells.withUnsafeBufferPointer { cells in
+      for cell in cells {
+        cell._withUnsafeGuaranteedRef { $0.observer?.tick(value) }
+      }
+    }
   }
 }
 
@@ -48,31 +62,28 @@ package final class DictionaryDesign {
   }
 }
 
-/// The common generic design: a lock, an array of weak `AnyObject` boxes,
-/// a copy of the live observers per broadcast, and a cast per observer.
-package final class LockAndCopyDesign<T>: @unchecked Sendable {
+/// The common design: a lock, an array of weak `AnyObject` boxes, a copy of
+/// the live observers per broadcast, and a cast per observer.
+package final class LockAndCopyDesign: @unchecked Sendable {
   // @unchecked Sendable: `boxes` is only touched with `lock` held.
-  @usableFromInline
-  final class WeakBox {
-    @usableFromInline weak var object: AnyObject?
+  private final class WeakBox {
+    weak var object: AnyObject?
     init(_ object: AnyObject) { self.object = object }
   }
-  @usableFromInline let lock = NSLock()
-  @usableFromInline var boxes: [WeakBox] = []
+  private let lock = NSLock()
+  private var boxes: [WeakBox] = []
 
   package init() {}
 
-  package func add(_ observer: T) {
+  package func add(_ observer: any TickObserver) {
     lock.lock()
     defer { lock.unlock() }
-    boxes.append(WeakBox(observer as AnyObject))
+    boxes.append(WeakBox(observer))
   }
 
-  // Inlinable, so that it is specialized in the benchmark as it would be in an app.
-  @inlinable
-  package func broadcast(_ body: (T) -> Void) {
+  package func broadcast(_ body: (any TickObserver) -> Void) {
     lock.lock()
-    let observers = boxes.compactMap { $0.object as? T }
+    let observers = boxes.compactMap { $0.object as? any TickObserver }
     lock.unlock()
     for observer in observers { body(observer) }
   }

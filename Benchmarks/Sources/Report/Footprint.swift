@@ -38,7 +38,7 @@ func footprints(observers count: Int) -> [(design: String, bytes: Double)]? {
       return design
     },
     measure("lock+copy") {
-      let design = LockAndCopyDesign<any TickObserver>()
+      let design = LockAndCopyDesign()
       for observer in observers { design.add(observer) }
       return design
     },
