@@ -1,0 +1,38 @@
+/// What keeps a stream's subscription alive: only the stream's termination
+/// handler holds it, so the subscription dies when the stream ends.
+private final class StreamAnchor: Sendable {}
+
+extension Event where Value: Sendable {
+  /// The values sent from now on, as an asynchronous sequence that buffers
+  /// every value until it is read.
+  ///
+  /// Each access makes a new stream with its own subscription. It ends when
+  /// the loop that reads it ends or its task is cancelled; the event notices
+  /// at its next send.
+  ///
+  /// ```swift
+  /// for await count in metronome.ticks.values {
+  ///   print(count)
+  /// }
+  /// ```
+  public var values: AsyncStream<Value> { values(bufferingPolicy: .unbounded) }
+
+  /// The values sent from now on, as an asynchronous sequence with the given
+  /// buffering policy.
+  ///
+  /// - Parameter bufferingPolicy: What to keep when values arrive faster than
+  ///   they are read: `.unbounded` keeps all, `.bufferingNewest(n)` the
+  ///   latest n, `.bufferingOldest(n)` the first n.
+  /// - Returns: A stream with its own subscription, which ends when the
+  ///   stream ends or its reading task is cancelled.
+  public func values(
+    bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy
+  ) -> AsyncStream<Value> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Value.self, bufferingPolicy: bufferingPolicy)
+    let anchor = StreamAnchor()
+    _ = core.subscribe(anchor) { _, value in continuation.yield(value) }
+    continuation.onTermination = { _ in withExtendedLifetime(anchor) {} }
+    return stream
+  }
+}

@@ -1,0 +1,122 @@
+/// An event that can be observed: what the owner of an ``EventSender`` exposes.
+///
+/// An `Event` offers ways to subscribe and none to send, so only the owner
+/// of the sender can send. Subscribe with a closure and keep the returned
+/// ``Subscription``, bind a method of an object that should hear the event for
+/// as long as it lives, or iterate ``values``:
+///
+/// ```swift
+/// let subscription = metronome.ticks.observe { print("tick", $0) }
+/// metronome.ticks.observe(self, Self.didTick)       // until self dies
+/// metronome.ticks.observe(self) { me, count in me.show(count) }
+/// for await count in metronome.ticks.values { ... }  // until the loop ends
+/// ```
+///
+/// See ``EventSender`` for the contract, the owner's notices and threads.
+public struct Event<Value> {
+  let core: _EventCore<Value>
+
+  /// Calls `handler` with every value sent, for as long as you keep the
+  /// returned subscription.
+  ///
+  /// - Parameter handler: What to do with each value.
+  /// - Returns: The subscription: releasing it or cancelling it ends the
+  ///   subscription.
+  /// - Complexity: Amortized O(1).
+  public func observe(_ handler: @escaping (Value) -> Void) -> Subscription {
+    let subscription = Subscription(endsOnRelease: true)
+    let sequence = core.subscribe(subscription) { _, value in handler(value) }
+    subscription.attach { [weak core] in core?.unsubscribe(sequence) }
+    return subscription
+  }
+
+  /// Calls `handler` with `target` and every value sent, for as long as
+  /// `target` lives.
+  ///
+  /// The event holds `target` weakly and passes it to `handler`, so the
+  /// handler needs no capture of it and makes no retain cycle.
+  ///
+  /// - Parameters:
+  ///   - target: The object that hears the event; held weakly.
+  ///   - handler: What to do with the target and each value.
+  /// - Returns: A subscription that can end it early; discarding it changes
+  ///   nothing.
+  /// - Complexity: Amortized O(1).
+  @discardableResult
+  public func observe<Target: AnyObject>(
+    _ target: Target, _ handler: @escaping (Target, Value) -> Void
+  ) -> Subscription {
+    let sequence = core.subscribe(target) { object, value in
+      handler(unsafeDowncast(object, to: Target.self), value)
+    }
+    let subscription = Subscription(endsOnRelease: false)
+    subscription.attach { [weak core] in core?.unsubscribe(sequence) }
+    return subscription
+  }
+
+  /// Calls `action` on `target` with every value sent, for as long as
+  /// `target` lives.
+  ///
+  /// Pass a method: `event.observe(self, Self.didReceive)`.
+  ///
+  /// - Parameters:
+  ///   - target: The object that hears the event; held weakly.
+  ///   - action: The method to call, taking the value.
+  /// - Returns: A subscription that can end it early; discarding it changes
+  ///   nothing.
+  /// - Complexity: Amortized O(1).
+  @discardableResult
+  public func observe<Target: AnyObject>(
+    _ target: Target, _ action: @escaping (Target) -> (Value) -> Void
+  ) -> Subscription {
+    observe(target) { target, value in action(target)(value) }
+  }
+
+  /// Calls `handler` with every value sent, for as long as the event exists.
+  ///
+  /// The event keeps `handler`: whatever it captures strongly lives as long
+  /// as the event. Capturing the event's owner strongly makes a cycle that
+  /// keeps both alive; capture it weakly.
+  ///
+  /// - Parameter handler: What to do with each value.
+  /// - Complexity: Amortized O(1).
+  public func observeForever(_ handler: @escaping (Value) -> Void) {
+    _ = core.subscribe(core) { _, value in handler(value) }
+  }
+
+  /// Ends every subscription bound to `target`.
+  ///
+  /// - Parameter target: The object whose subscriptions end.
+  /// - Returns: How many subscriptions ended.
+  /// - Complexity: O(n), where n is the number of subscriptions.
+  @discardableResult
+  public func removeObservers(_ target: AnyObject) -> Int {
+    core.unsubscribeAll(heldBy: target)
+  }
+
+  /// Whether any subscription is alive.
+  ///
+  /// - Complexity: O(1) when a live subscription comes early in the order;
+  ///   O(n) otherwise.
+  public var hasObservers: Bool { core.hasObservers }
+}
+
+extension Event where Value == Void {
+  /// Calls `action` on `target` each time the event is sent, for as long as
+  /// `target` lives.
+  ///
+  /// Pass a method that takes nothing: `event.observe(self, Self.didTick)`.
+  ///
+  /// - Parameters:
+  ///   - target: The object that hears the event; held weakly.
+  ///   - action: The method to call.
+  /// - Returns: A subscription that can end it early; discarding it changes
+  ///   nothing.
+  /// - Complexity: Amortized O(1).
+  @discardableResult
+  public func observe<Target: AnyObject>(
+    _ target: Target, _ action: @escaping (Target) -> () -> Void
+  ) -> Subscription {
+    observe(target) { target, _ in action(target)() }
+  }
+}

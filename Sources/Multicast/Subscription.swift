@@ -1,0 +1,77 @@
+/// A handle on one subscription to an ``Event`` or an ``ObservableValue``.
+///
+/// How long a subscription lasts depends on how it was made:
+///
+/// - A closure subscription (``Event/observe(_:)``) lasts while you keep its
+///   `Subscription`: releasing it, or calling ``cancel()``, ends it.
+/// - A subscription bound to a target (`event.observe(target, ...)`)
+///   lasts while the target lives. Its `Subscription` may be discarded; keep
+///   it only to end the subscription early with ``cancel()``.
+///
+/// Keep many subscriptions together in a `Set` and end them all at once by
+/// emptying it:
+///
+/// ```swift
+/// var subscriptions: Set<Subscription> = []
+/// player.ticks.observe { print($0) }.store(in: &subscriptions)
+/// player.volume.observe { old, new in print(old, "->", new) }.store(in: &subscriptions)
+/// subscriptions.removeAll()  // both end here
+/// ```
+///
+/// Subscriptions compare by identity. `Subscription` is not `Sendable`: it
+/// belongs to the isolation domain that made it, like the event it came from.
+public final class Subscription: Hashable {
+  private var cancellation: (() -> Void)?
+  private let endsOnRelease: Bool
+
+  init(endsOnRelease: Bool) {
+    self.endsOnRelease = endsOnRelease
+  }
+
+  /// Sets what ``cancel()`` does; called once, right after registration.
+  func attach(_ cancellation: @escaping () -> Void) {
+    self.cancellation = cancellation
+  }
+
+  /// Ends the subscription.
+  ///
+  /// Cancelling again does nothing.
+  ///
+  /// A delivery under way does not reach a subscription cancelled before its
+  /// turn.
+  ///
+  /// - Complexity: O(log n), where n is the number of subscriptions.
+  public func cancel() {
+    let cancellation = cancellation
+    self.cancellation = nil
+    cancellation?()
+  }
+
+  /// Adds the subscription to `set`, which then keeps it alive.
+  ///
+  /// - Parameter set: The set that keeps the subscription.
+  public func store(in set: inout Set<Subscription>) {
+    set.insert(self)
+  }
+
+  /// Returns whether two subscriptions are the same one.
+  ///
+  /// - Parameters:
+  ///   - lhs: A subscription.
+  ///   - rhs: Another subscription.
+  /// - Returns: `true` if both are the same object.
+  public static func == (lhs: Subscription, rhs: Subscription) -> Bool {
+    lhs === rhs
+  }
+
+  /// Hashes the subscription's identity.
+  ///
+  /// - Parameter hasher: The hasher to use.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(self))
+  }
+
+  deinit {
+    if endsOnRelease { cancel() }
+  }
+}

@@ -1,0 +1,59 @@
+import Testing
+
+@testable import Multicast
+
+@Suite("Event values as an asynchronous sequence")
+struct EventValuesTests {
+  @Test("Values sent are read in order")
+  func valuesInOrder() async {
+    let sender = EventSender<Int>()
+    let stream = sender.event.values
+    for value in 1...3 { sender.send(value) }
+    var iterator = stream.makeAsyncIterator()
+    var read: [Int] = []
+    for _ in 1...3 { read.append(await iterator.next() ?? -1) }
+    #expect(read == [1, 2, 3])
+  }
+
+  @Test("The buffering policy decides what is kept for a slow reader")
+  func bufferingNewest() async {
+    let sender = EventSender<Int>()
+    let stream = sender.event.values(bufferingPolicy: .bufferingNewest(2))
+    for value in 1...5 { sender.send(value) }
+    var iterator = stream.makeAsyncIterator()
+    let first = await iterator.next()
+    let second = await iterator.next()
+    #expect([first, second] == [4, 5])
+  }
+
+  @Test("Cancelling the reading task ends the subscription: no leak, no delivery")
+  func cancellationEndsSubscription() async {
+    let log = Log()
+    let sender = EventSender<Int>(onLastObserverGone: { log.append("last") })
+    let stream = sender.event.values
+    #expect(sender.hasObservers)
+    sender.send(1)
+    let reader = Task {
+      var read: [Int] = []
+      for await value in stream { read.append(value) }
+      return read
+    }
+    reader.cancel()
+    _ = await reader.value
+    #expect(!sender.hasObservers)
+    sender.send(2)
+    #expect(log.entries == ["last"])
+    sender.event.core.storage.checkInvariants()
+  }
+
+  @Test("A stream dropped unread ends its subscription")
+  func droppedStream() {
+    let sender = EventSender<Int>()
+    do {
+      let stream = sender.event.values
+      #expect(sender.hasObservers)
+      withExtendedLifetime(stream) {}
+    }
+    #expect(!sender.hasObservers)
+  }
+}
