@@ -11,6 +11,18 @@ let package = Package(
   targets: [
     .target(name: "Multicast"),
     .testTarget(name: "MulticastTests", dependencies: ["Multicast"]),
+
+    // Examples
+    .target(name: "AudioPlayer", dependencies: ["Multicast"], path: "Examples/AudioPlayer"),
+    .executableTarget(
+      name: "audio-player", dependencies: ["AudioPlayer"], path: "Examples/audio-player"),
+    .testTarget(name: "AudioPlayerTests", dependencies: ["AudioPlayer"]),
+    .target(name: "WeatherStation", dependencies: ["Multicast"], path: "Examples/WeatherStation"),
+    .executableTarget(
+      name: "weather-station", dependencies: ["WeatherStation"], path: "Examples/weather-station"),
+    .testTarget(name: "WeatherStationTests", dependencies: ["WeatherStation"]),
+    // Runs the built demos and checks what they print.
+    .testTarget(name: "ExampleDemoTests"),
   ],
   swiftLanguageModes: [.v6]
 )

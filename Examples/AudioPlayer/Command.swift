@@ -1,0 +1,73 @@
+/// A request to an ``AudioPlayer``, as a person types it: `play N`, `pause`,
+/// `resume`, `next`, `stop` or `quit`.
+public enum Command: Equatable, Sendable {
+  /// Play the item at a position in the playlist, counted from 1.
+  case play(Int)
+  /// Pause the item playing.
+  case pause
+  /// Resume the paused item.
+  case resume
+  /// Play the next item.
+  case next
+  /// Stop playing.
+  case stop
+  /// End the session.
+  case quit
+
+  /// Why a line is not a command.
+  public struct ParseError: Error, Equatable, CustomStringConvertible {
+    /// The line as it was typed.
+    public var line: String
+    /// What is wrong with it.
+    public var reason: String
+
+    /// The line and the reason, as one sentence.
+    public var description: String { "unknown command '\(line)': \(reason)" }
+  }
+
+  /// Parses one line; blank lines and lines starting with `#` are `nil`.
+  ///
+  /// - Parameter line: The line as typed.
+  /// - Throws: ``ParseError`` naming the line and what is wrong with it.
+  public init?(parsing line: String) throws(ParseError) {
+    let words = line.split(whereSeparator: \.isWhitespace)
+    guard let name = words.first, !name.hasPrefix("#") else { return nil }
+    let arguments = words.dropFirst()
+    switch (name.lowercased(), arguments.count) {
+    case ("play", 1):
+      guard let position = Int(arguments[arguments.startIndex]), position >= 1 else {
+        throw ParseError(line: line, reason: "play takes a position from 1, such as 'play 2'")
+      }
+      self = .play(position)
+    case ("play", _):
+      throw ParseError(line: line, reason: "play takes one position, such as 'play 2'")
+    case ("pause", 0): self = .pause
+    case ("resume", 0): self = .resume
+    case ("next", 0): self = .next
+    case ("stop", 0): self = .stop
+    case ("quit", 0): self = .quit
+    case ("pause", _), ("resume", _), ("next", _), ("stop", _), ("quit", _):
+      throw ParseError(line: line, reason: "\(name) takes no argument")
+    default:
+      throw ParseError(line: line, reason: "try play N, pause, resume, next, stop or quit")
+    }
+  }
+}
+
+extension AudioPlayer {
+  /// Carries out `command`.
+  ///
+  /// - Parameter command: What to do; ``Command/quit`` does nothing here.
+  /// - Throws: ``Error/noSuchItem(position:playlistCount:)`` for a position
+  ///   past the end of the playlist.
+  public func perform(_ command: Command) throws(Error) {
+    switch command {
+    case .play(let position): try play(at: position - 1)
+    case .pause: pause()
+    case .resume: resume()
+    case .next: next()
+    case .stop: stop()
+    case .quit: break
+    }
+  }
+}

@@ -1,0 +1,214 @@
+import Testing
+import WeatherStation
+
+func measurement(
+  _ hour: Int, temperature: Double?, pressure: Double?, day: Int = 1, station: String = "JFK"
+) -> WeatherMeasurement {
+  WeatherMeasurement(
+    station: station, time: ObservationTime(year: 2013, month: 1, day: day, hour: hour),
+    temperature: temperature, humidity: 50, pressure: pressure)
+}
+
+/// Records what it is told.
+final class Recorder: WeatherDataObserver {
+  var hours: [Int] = []
+  func weatherData(_ data: WeatherData, didRecord measurement: WeatherMeasurement) {
+    hours.append(measurement.time.hour)
+  }
+}
+
+@Suite("Weather station")
+struct WeatherStationTests {
+  @Test("Every observer gets every measurement, in order")
+  func broadcast() {
+    let data = WeatherData()
+    let (a, b) = (Recorder(), Recorder())
+    data.addObserver(a)
+    data.addObserver(b)
+    for hour in 0..<3 { data.record(measurement(hour, temperature: 30, pressure: 1000)) }
+    #expect(a.hours == [0, 1, 2])
+    #expect(b.hours == [0, 1, 2])
+  }
+
+  @Test("Statistics compute min, average and max, skipping missing temperatures")
+  func statistics() {
+    let data = WeatherData()
+    let display = StatisticsDisplay(data: data)
+    #expect(display.text == "no temperature yet")
+    for (hour, temperature) in [(0, 30.0), (1, nil), (2, 40.0), (3, 35.5)] {
+      data.record(measurement(hour, temperature: temperature, pressure: nil))
+    }
+    #expect(display.minimum == 30)
+    #expect(display.maximum == 40)
+    #expect(display.count == 3)
+    #expect(display.text == "min 30.0°F, avg 35.2°F, max 40.0°F")
+  }
+
+  @Test("Current conditions show the latest values and say what is missing")
+  func currentConditions() {
+    let data = WeatherData()
+    let display = CurrentConditionsDisplay(data: data)
+    data.record(measurement(0, temperature: 39.02, pressure: 1012.34))
+    #expect(display.text == "now 39.0°F, 50% humidity, 1012.3 hPa")
+    data.record(measurement(1, temperature: nil, pressure: nil))
+    #expect(display.text == "now temperature unknown, 50% humidity, pressure unknown")
+  }
+
+  @Test(
+    "The forecast follows the three-hour pressure trend",
+    arguments: [
+      ([1000.0, 1000.5, 1001.2], ForecastDisplay.Forecast.improving),
+      ([1000.0, 999.5, 998.9], .coolerAndWetter),
+      ([1000.0, 1000.4, 999.8], .moreOfTheSame),
+      ([1000.0], .unknown),
+    ])
+  func forecast(pressures: [Double], expected: ForecastDisplay.Forecast) {
+    let data = WeatherData()
+    let display = ForecastDisplay(data: data)
+    for (hour, pressure) in pressures.enumerated() {
+      data.record(measurement(hour, temperature: 30, pressure: pressure))
+    }
+    #expect(display.forecast == expected)
+  }
+
+  @Test("The forecast skips readings without pressure and restarts after a gap")
+  func forecastGaps() {
+    let data = WeatherData()
+    let display = ForecastDisplay(data: data)
+    data.record(measurement(0, temperature: 30, pressure: 1000))
+    data.record(measurement(1, temperature: 30, pressure: nil))
+    data.record(measurement(2, temperature: 30, pressure: 1002))
+    #expect(display.forecast == .improving)
+    data.record(measurement(10, temperature: 30, pressure: 990))
+    #expect(display.forecast == .unknown)
+    data.record(measurement(11, temperature: 30, pressure: 990, station: "LGA"))
+    #expect(display.forecast == .unknown)
+  }
+
+  @Test("Displays register in their initializer and remove themselves in deinit")
+  func displayLifetimes() {
+    let data = WeatherData()
+    var displays: [any WeatherDataObserver]? = [
+      CurrentConditionsDisplay(data: data), StatisticsDisplay(data: data),
+      ForecastDisplay(data: data),
+    ]
+    #expect(data.observerCount == 3)
+    data.record(measurement(0, temperature: 30, pressure: 1000))
+    displays = nil
+    #expect(data.observerCount == 0)
+    data.record(measurement(1, temperature: 30, pressure: 1000))
+    _ = displays
+  }
+
+  @Test("A display attached while data flows sees only what follows")
+  func attachWhileFlowing() {
+    let data = WeatherData()
+    data.record(measurement(0, temperature: 10, pressure: 1000))
+    let statistics = StatisticsDisplay(data: data)
+    data.record(measurement(1, temperature: 20, pressure: 1000))
+    #expect(statistics.minimum == 20)
+  }
+
+  @Test("Time counts hours across months and years, for gaps")
+  func hoursSinceEpoch() {
+    let newYear = ObservationTime(year: 2013, month: 1, day: 1, hour: 0)
+    let eve = ObservationTime(year: 2012, month: 12, day: 31, hour: 23)
+    #expect(newYear.hoursSinceEpoch - eve.hoursSinceEpoch == 1)
+    #expect(ObservationTime(year: 1970, month: 1, day: 1, hour: 5).hoursSinceEpoch == 5)
+    #expect(
+      ObservationTime(year: 2013, month: 3, day: 1, hour: 0).hoursSinceEpoch
+        - ObservationTime(year: 2013, month: 2, day: 28, hour: 0).hoursSinceEpoch == 24)
+    #expect(eve < newYear)
+    #expect(newYear.description == "2013-01-01 00:00")
+  }
+}
+
+@Suite("Reading observations")
+struct ObservationCSVTests {
+  static let header =
+    "origin,year,month,day,hour,temp,dewp,humid,wind_dir,wind_speed,wind_gust,precip,pressure,visib,time_hour"
+
+  @Test("A good file replays every row; NA values are missing, not errors")
+  func goodRows() throws {
+    let text = """
+      \(Self.header)
+      JFK,2013,1,1,1,39.02,26.06,59.37,270,10.3,NA,0,1012,10,2013-01-01T06:00:00Z
+      JFK,2013,1,1,2,NA,26.96,61.63,250,8.05,NA,0,NA,10,2013-01-01T07:00:00Z
+
+      """
+    let data = WeatherData()
+    let recorder = Recorder()
+    data.addObserver(recorder)
+    let summary = try data.replay(csv: text)
+    #expect(summary.rowsRead == 2 && summary.rowsReplayed == 2)
+    #expect(summary.rowsWithoutPressure == 1 && summary.rowsRejected == 0)
+    #expect(data.latest?.temperature == nil)
+    #expect(recorder.hours == [1, 2])
+  }
+
+  @Test(
+    "Bad rows are rejected with their line number and the reason",
+    arguments: [
+      ("JFK,2013,1,1", "expected 15 fields as in the header, found 4"),
+      (
+        "JFK,2013,13,1,1,39,26,59,270,10,NA,0,1012,10,x",
+        "month is '13', not a whole number from 1 to 12"
+      ),
+      ("JFK,2013,2,30,1,39,26,59,270,10,NA,0,1012,10,x", "2013-2-30 is not a date"),
+      (
+        "JFK,2013,1,1,1,warm,26,59,270,10,NA,0,1012,10,x", "temp is 'warm', neither a number nor NA"
+      ),
+      ("JFK,2013,1,1,1,nan,26,59,270,10,NA,0,1012,10,x", "temp is 'nan', neither a number nor NA"),
+      (
+        "JFK,2013,1,1,1,39,26,59,270,10,NA,0,5000,10,x",
+        "pressure 5000 is outside 850.0 to 1100.0 hPa"
+      ),
+      (
+        ",2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x", "origin is '', not a station code such as JFK"
+      ),
+    ])
+  func badRows(row: String, reason: String) throws {
+    var errors: [ObservationCSV.RowError] = []
+    let summary = try WeatherData().replay(
+      csv: "\(Self.header)\n\(row)\nJFK,2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x"
+    ) {
+      errors.append($0)
+    }
+    #expect(errors.map(\.line) == [2])
+    #expect(errors.map(\.reason) == [reason])
+    #expect(summary.rowsRejected == 1 && summary.rowsReplayed == 1)
+  }
+
+  @Test("An overlong line is rejected without reading it")
+  func hugeField() throws {
+    let row =
+      "JFK,2013,1,1,1," + String(repeating: "9", count: 100_000) + ",26,59,270,10,NA,0,1012,10,x"
+    var errors: [ObservationCSV.RowError] = []
+    _ = try WeatherData().replay(csv: "\(Self.header)\n\(row)") { errors.append($0) }
+    #expect(errors.first?.reason.contains("bytes long") == true)
+  }
+
+  @Test("A file without a usable header is refused")
+  func badHeader() {
+    #expect(throws: ObservationCSV.HeaderError.self) { try WeatherData().replay(csv: "") }
+    #expect(throws: ObservationCSV.HeaderError.self) {
+      try WeatherData().replay(csv: "a,b,c\n1,2,3")
+    }
+    #expect(throws: ObservationCSV.HeaderError.self) {
+      try WeatherData().replay(csv: "origin,origin,year,month,day,hour,temp,humid,pressure")
+    }
+  }
+
+  @Test("Only the chosen station is replayed")
+  func stationFilter() throws {
+    let text = """
+      \(Self.header)
+      EWR,2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x
+      JFK,2013,1,1,1,40,26,59,270,10,NA,0,1012,10,x
+      """
+    let data = WeatherData()
+    let summary = try data.replay(csv: text, station: "JFK")
+    #expect(summary.rowsReplayed == 1 && summary.rowsFromOtherStations == 1)
+    #expect(data.latest?.station == "JFK")
+  }
+}
