@@ -239,14 +239,9 @@ final class _ObserverStorage<Payload>: @unchecked Sendable {
   @discardableResult
   func remove(sequence: UInt64) -> Bool {
     mutate { garbage in
-      let position = buffer.position(ofFirst: sequence, below: buffer.count)
-      let isRegistered =
-        position < buffer.count
-        && buffer.withEntries { entries, _ in
-          entries[position].sequence == sequence && !entries[position].isRemoved
-        }
-      if isRegistered { markRemoved(at: position, &garbage) }
-      return isRegistered
+      guard let position = registeredPosition(of: sequence) else { return false }
+      markRemoved(at: position, &garbage)
+      return true
     }
   }
 
@@ -262,16 +257,32 @@ final class _ObserverStorage<Payload>: @unchecked Sendable {
         (0..<count).filter { entries[$0].key == key && !entries[$0].isRemoved }
           .map { entries[$0].sequence }
       }
-      // Removing may compact the buffer, so find each entry again by sequence.
+      // Each removal may compact the buffer and drop dead entries, so find
+      // every entry again by its sequence, and skip those that are gone.
+      var removed = 0
       for sequence in sequences {
-        let position = buffer.position(ofFirst: sequence, below: buffer.count)
+        guard let position = registeredPosition(of: sequence) else { continue }
         markRemoved(at: position, &garbage)
+        removed += 1
       }
-      return sequences.count
+      return removed
     }
   }
 
   // MARK: Mutations, with the lock held
+
+  /// The position of the entry with `sequence`, if it is in the buffer and
+  /// not removed.
+  ///
+  /// O(log n).
+  private func registeredPosition(of sequence: UInt64) -> Int? {
+    let position = buffer.position(ofFirst: sequence, below: buffer.count)
+    guard position < buffer.count else { return nil }
+    let isRegistered = buffer.withEntries { entries, _ in
+      entries[position].sequence == sequence && !entries[position].isRemoved
+    }
+    return isRegistered ? position : nil
+  }
 
   private func key(at position: Int) -> ObjectIdentifier {
     buffer.withEntries { entries, _ in entries[position].key }

@@ -82,9 +82,4 @@ struct _PositionIndex {
     slots[hole] = Self.empty
     count -= 1
   }
-
-  /// Every filed position.
-  var positions: some Sequence<Int> {
-    slots.lazy.filter { $0 != Self.empty }.map { Int($0) }
-  }
 }

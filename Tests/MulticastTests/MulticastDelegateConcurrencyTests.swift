@@ -32,6 +32,8 @@ struct MulticastDelegateConcurrencyTests {
   /// What one task did, reported when it joins.
   struct Outcome: Sendable {
     var broadcasts = 0
+    /// Registered by the task before its first broadcast, removed after its last.
+    var own = Counter()
     var stillRegistered: [Counter] = []
     var removedForGood: [Counter] = []
   }
@@ -49,6 +51,7 @@ struct MulticastDelegateConcurrencyTests {
         group.addTask {
           var random = SplitMix64(state: UInt64(task) &* 7919)
           var outcome = Outcome()
+          delegate.addObserver(outcome.own)
           var held: [Counter] = []
           for _ in 0..<3_000 {
             switch random.next() % 8 {
@@ -72,6 +75,7 @@ struct MulticastDelegateConcurrencyTests {
               outcome.broadcasts += 1
             }
           }
+          delegate.removeObserver(outcome.own)
           outcome.stillRegistered = held
           return outcome
         }
@@ -87,8 +91,16 @@ struct MulticastDelegateConcurrencyTests {
     #expect(delegate.count == stable.count + held.count)
     for observer in held { #expect(delegate.contains(observer)) }
 
+    // A task's own observer was registered before each of its broadcasts
+    // began and removed after each ended: it got all of them, and no more
+    // than all broadcasts made by every task.
+    for outcome in outcomes {
+      #expect(outcome.own.count >= outcome.broadcasts)
+      #expect(outcome.own.count <= broadcasts)
+    }
+
     // One more broadcast reaches exactly the registered observers.
-    let removed = outcomes.flatMap(\.removedForGood)
+    let removed = outcomes.flatMap(\.removedForGood) + outcomes.map(\.own)
     let before = removed.map(\.count)
     let heldBefore = held.map(\.count)
     delegate { $0.tick() }

@@ -72,6 +72,25 @@ struct MulticastDelegateLifetimeTests {
     #expect(largest <= 128, "storage grew to \(largest) for 10 live observers")
   }
 
+  @Test("A million short-lived observers leave storage proportional to the live ones")
+  func millionObserverChurn() {
+    let delegate = MulticastDelegate<any Pinging>()
+    let survivors = (0..<100).map { _ in Silent() }
+    for observer in survivors { delegate.addObserver(observer) }
+    var largest = 0
+    for round in 0..<1_000_000 {
+      let transient = Silent()
+      delegate.addObserver(transient)
+      if round.isMultiple(of: 3) { delegate.removeObserver(transient) }
+      if round.isMultiple(of: 1_000) { largest = max(largest, delegate.storageCapacity) }
+    }
+    delegate.checkInvariants()
+    #expect(delegate.count == 100)
+    // 100 live observers: entry slots and index slots stay in the hundreds.
+    #expect(largest < 1_000, "storage grew to \(largest) slots for 100 live observers")
+    withExtendedLifetime(survivors) {}
+  }
+
   @Test("Storage shrinks back after a crowd of observers dies", arguments: Path.allCases)
   func storageShrinksAfterMassDeath(path: Path) {
     let delegate = path.make((any Pinging).self)

@@ -212,3 +212,94 @@ struct ObservationCSVTests {
     #expect(data.latest?.station == "JFK")
   }
 }
+
+/// A small deterministic generator, so that a failing run can be repeated.
+struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+@Suite("Reading hostile input")
+struct ObservationCSVFuzzTests {
+  /// A good row for a random hour, with some values missing.
+  static func goodRow(_ random: inout SeededGenerator) -> String {
+    func maybe(_ value: String) -> String { random.next() % 5 == 0 ? "NA" : value }
+    let month = Int(random.next() % 12) + 1
+    let day = Int(random.next() % 28) + 1
+    let hour = Int(random.next() % 24)
+    let temperature = Double(Int(random.next() % 1_200)) / 10 - 20
+    let humidity = Double(random.next() % 1_000) / 10
+    let pressure = 980 + Double(random.next() % 600) / 10
+    return
+      "JFK,2013,\(month),\(day),\(hour),\(maybe("\(temperature)")),1,\(maybe("\(humidity)")),1,1,NA,0,\(maybe("\(pressure)")),10,x"
+  }
+
+  /// A row that must be rejected: garbage, truncated, stretched or overlong.
+  static func badRow(_ random: inout SeededGenerator) -> String {
+    let good = goodRow(&random)
+    switch random.next() % 5 {
+    case 0:
+      // Random printable bytes and control characters, no line break.
+      let bytes = (0..<Int(random.next() % 80) + 1).map { _ in UInt8(random.next() % 254) + 1 }
+        .filter { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
+      let text = String(decoding: bytes, as: UTF8.self)
+      return text.allSatisfy(\.isWhitespace) ? "\u{1}" : text
+    case 1: return String(good.prefix(Int(random.next() % UInt64(good.count - 20)) + 1))
+    case 2: return good + ",extra"
+    case 3:
+      return "JFK,2013," + String(repeating: "9", count: 10_000) + ",1,1,1,1,1,1,1,NA,0,1000,10,x"
+    default: return good.replacing("JFK,2013,", with: "JFK,20x3,")
+    }
+  }
+
+  @Test("Random bad rows are rejected by line, every good row is replayed", arguments: 1...40)
+  func hostileFile(seed: Int) throws {
+    var random = SeededGenerator(state: UInt64(seed))
+    var lines = [ObservationCSVTests.header]
+    var badLines: [Int] = []
+    var goodCount = 0
+    for _ in 0..<200 {
+      if random.next() % 4 == 0 {
+        lines.append(Self.badRow(&random))
+        badLines.append(lines.count)
+      } else if random.next() % 20 == 0 {
+        lines.append("")
+      } else {
+        lines.append(Self.goodRow(&random))
+        goodCount += 1
+      }
+    }
+    var rejected: [Int] = []
+    let summary = try WeatherData().replay(csv: lines.joined(separator: "\n")) {
+      rejected.append($0.line)
+    }
+    #expect(rejected == badLines, "seed \(seed)")
+    #expect(summary.rowsReplayed == goodCount, "seed \(seed)")
+    #expect(summary.rowsRejected == badLines.count)
+  }
+
+  @Test("Random bytes as a whole file never crash the reader", arguments: 1...40)
+  func randomBytes(seed: Int) {
+    var random = SeededGenerator(state: UInt64(seed) &* 31)
+    let bytes = (0..<Int(random.next() % 4_000)).map { _ in UInt8(truncatingIfNeeded: random.next())
+    }
+    let text = String(decoding: bytes, as: UTF8.self)
+    // Either the header is refused or every row is accounted for.
+    if let summary = try? WeatherData().replay(csv: text) {
+      #expect(summary.rowsReplayed + summary.rowsRejected == summary.rowsRead)
+    }
+  }
+
+  @Test("A file of only a header, or only blank lines, replays nothing")
+  func emptyFiles() throws {
+    let summary = try WeatherData().replay(csv: ObservationCSVTests.header + "\n\n\n")
+    #expect(summary == ReplaySummary())
+    #expect(throws: ObservationCSV.HeaderError.self) { try WeatherData().replay(csv: "\n\n") }
+  }
+}
