@@ -1,0 +1,349 @@
+// The code of the articles in Sources/Multicast/Multicast.docc, line for line.
+// Scripts/build-docs.sh fails if a Swift block of an article is not found
+// here, so the articles' code keeps compiling; each test checks the output
+// the article shows in its comments.
+
+import Multicast
+import Synchronization
+import Testing
+
+/// What the snippets print, per test.
+final class Transcript: Sendable {
+  @TaskLocal static var current: Transcript?
+  let lines = Mutex<[String]>([])
+}
+
+/// Records into the test's transcript instead of writing to standard output.
+///
+/// Its signature is the standard library's, so that it shadows `print` in
+/// this file everywhere rather than competing with it as an overload.
+private func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+  let line = items.map { "\($0)" }.joined(separator: separator)
+  Transcript.current?.lines.withLock { $0.append(line) }
+}
+
+/// Runs `snippet` and returns what it printed.
+private func printed(_ snippet: () throws -> Void) rethrows -> [String] {
+  let transcript = Transcript()
+  try Transcript.$current.withValue(transcript) { try snippet() }
+  return transcript.lines.withLock { $0 }
+}
+
+private func printed(_ snippet: () async throws -> Void) async rethrows -> [String] {
+  let transcript = Transcript()
+  try await Transcript.$current.withValue(transcript) { try await snippet() }
+  return transcript.lines.withLock { $0 }
+}
+
+// MARK: Getting started
+
+protocol AudioPlayerObserver: AnyObject {
+  func audioPlayer(_ player: AudioPlayer, didStartPlaying title: String)
+  func audioPlayerDidStop(_ player: AudioPlayer)
+}
+
+extension AudioPlayerObserver {
+  func audioPlayer(_ player: AudioPlayer, didStartPlaying title: String) {}
+  func audioPlayerDidStop(_ player: AudioPlayer) {}
+}
+
+final class AudioPlayer {
+  private let observers = MulticastDelegate<any AudioPlayerObserver>()
+
+  func addObserver(_ observer: any AudioPlayerObserver) {
+    observers.addObserver(observer)
+  }
+
+  func removeObserver(_ observer: any AudioPlayerObserver) {
+    observers.removeObserver(observer)
+  }
+
+  func play(_ title: String) {
+    observers { $0.audioPlayer(self, didStartPlaying: title) }
+  }
+
+  func stop() {
+    observers { $0.audioPlayerDidStop(self) }
+  }
+}
+
+final class NowPlayingView: AudioPlayerObserver {
+  func audioPlayer(_ player: AudioPlayer, didStartPlaying title: String) {
+    print("Now playing: \(title)")
+  }
+}
+
+final class MiniPlayer: AudioPlayerObserver {
+  func audioPlayer(_ player: AudioPlayer, didStartPlaying title: String) {
+    print("[▶ \(title)]")
+  }
+
+  func audioPlayerDidStop(_ player: AudioPlayer) {
+    print("[■ stopped]")
+  }
+}
+
+// MARK: The contract
+
+protocol Greeting: AnyObject {
+  func greet()
+}
+
+final class Greeter: Greeting {
+  let name: String
+  var onGreet: () -> Void = {}
+
+  init(_ name: String) { self.name = name }
+
+  func greet() {
+    print(name)
+    onGreet()
+  }
+}
+
+protocol Tallying: AnyObject, Sendable {
+  func count()
+}
+
+final class Tally: Tallying {
+  let total = Atomic(0)
+  func count() { total.add(1, ordering: .relaxed) }
+}
+
+struct Refused: Error {}
+
+// MARK: Migrating
+
+final class Downloader {
+  private let progress = EventSender<Double>()
+  var progressChanged: Event<Double> { progress.event }
+
+  func report(_ fraction: Double) {
+    progress.send(fraction)
+  }
+}
+
+protocol KeyboardObserver: AnyObject {
+  func keyboardWillShow(height: Double)
+  func keyboardWillHide()
+}
+
+extension KeyboardObserver {
+  func keyboardWillShow(height: Double) {}
+  func keyboardWillHide() {}
+}
+
+final class Keyboard {
+  private let observers = MulticastDelegate<any KeyboardObserver>()
+
+  func addObserver(_ observer: any KeyboardObserver) {
+    observers.addObserver(observer)
+  }
+
+  func removeObserver(_ observer: any KeyboardObserver) {
+    observers.removeObserver(observer)
+  }
+
+  func show(height: Double) {
+    observers { $0.keyboardWillShow(height: height) }
+  }
+}
+
+final class ChatScreen: KeyboardObserver {
+  func keyboardWillShow(height: Double) {
+    print("move the input bar up by", height)
+  }
+}
+
+@Suite("Documentation snippets")
+struct DocumentationSnippetTests {
+  @Test("Getting started")
+  func gettingStarted() {
+    let output = printed {
+      let player = AudioPlayer()
+      let nowPlaying = NowPlayingView()
+      let mini = MiniPlayer()
+      player.addObserver(nowPlaying)
+      player.addObserver(mini)
+
+      player.play("So What")
+      // Now playing: So What
+      // [▶ So What]
+      player.stop()
+      // [■ stopped]
+
+      player.removeObserver(mini)
+      player.play("Blue in Green")
+      // Now playing: Blue in Green
+    }
+    #expect(
+      output == [
+        "Now playing: So What", "[▶ So What]", "[■ stopped]", "Now playing: Blue in Green",
+      ])
+  }
+
+  @Test("The contract: order")
+  func order() {
+    let output = printed {
+      let observers = MulticastDelegate<any Greeting>()
+      let ann = Greeter("Ann")
+      let bob = Greeter("Bob")
+      observers.addObserver(ann)
+      observers.addObserver(bob)
+      observers.addObserver(ann)  // already registered: keeps its place
+      observers { $0.greet() }
+      // Ann
+      // Bob
+    }
+    #expect(output == ["Ann", "Bob"])
+  }
+
+  @Test("The contract: lifetime")
+  func lifetime() {
+    let output = printed {
+      let observers = MulticastDelegate<any Greeting>()
+      var guest: Greeter? = Greeter("Guest")
+      observers.addObserver(guest!)
+      print(observers.count)  // 1
+      guest = nil  // gone without being removed
+      print(observers.count)  // 0
+      observers { $0.greet() }  // calls nobody
+    }
+    #expect(output == ["1", "0"])
+  }
+
+  @Test("The contract: identity")
+  func identity() {
+    let output = printed {
+      let observers = MulticastDelegate<any Greeting>()
+      let first = Greeter("Sam")
+      let second = Greeter("Sam")  // the same name, another object
+      observers.addObserver(first)
+      print(observers.contains(first))  // true
+      print(observers.contains(second))  // false
+    }
+    #expect(output == ["true", "false"])
+  }
+
+  @Test("The contract: re-entrancy")
+  func reentrancy() {
+    let output = printed {
+      let observers = MulticastDelegate<any Greeting>()
+      let ann = Greeter("Ann")
+      let bob = Greeter("Bob")
+      let cat = Greeter("Cat")
+      ann.onGreet = {
+        observers.removeObserver(bob)  // before Bob's turn: Bob is not called
+        observers.addObserver(cat)  // during a broadcast: first called by the next
+        ann.onGreet = {}
+      }
+      observers.addObserver(ann)
+      observers.addObserver(bob)
+      observers { $0.greet() }
+      // Ann
+      observers { $0.greet() }
+      // Ann
+      // Cat
+    }
+    #expect(output == ["Ann", "Ann", "Cat"])
+  }
+
+  @Test("The contract: threads")
+  func threads() async {
+    let output = await printed {
+      let observers = MulticastDelegate<any Tallying>()  // Sendable, as Tallying is
+      let tally = Tally()
+      observers.addObserver(tally)
+      await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<10 {
+          group.addTask { observers { $0.count() } }
+        }
+      }
+      print(tally.total.load(ordering: .relaxed))  // 10
+    }
+    #expect(output == ["10"])
+  }
+
+  @Test("The contract: errors")
+  func errors() {
+    let output = printed {
+      let observers = MulticastDelegate<any Greeting>()
+      let ann = Greeter("Ann")
+      let bob = Greeter("Bob")
+      observers.addObserver(ann)
+      observers.addObserver(bob)
+      do {
+        try observers { observer in
+          observer.greet()
+          throw Refused()
+        }
+      } catch {
+        print("stopped:", error)
+      }
+      // Ann
+      // stopped: Refused()
+    }
+    #expect(output == ["Ann", "stopped: Refused()"])
+  }
+
+  @Test("Choosing a face: events")
+  func events() {
+    let output = printed {
+      let tick = EventSender<Int>()
+      let ticks: Event<Int> = tick.event  // what the owner exposes
+      let subscription = ticks.observe { print("tick", $0) }
+      tick.send(1)  // tick 1
+      subscription.cancel()
+      tick.send(2)  // nothing: the subscription ended
+    }
+    #expect(output == ["tick 1"])
+  }
+
+  @Test("Choosing a face: observable values")
+  func observableValues() {
+    let output = printed {
+      let volume = ObservableValue(0.5)
+      let subscription = volume.observe { old, new in print(old, "->", new) }
+      volume.value = 0.7  // 0.5 -> 0.7
+      withExtendedLifetime(subscription) {}
+    }
+    #expect(output == ["0.5 -> 0.7"])
+  }
+
+  @Test("Migrating from NotificationCenter")
+  func fromNotificationCenter() {
+    let output = printed {
+      let downloader = Downloader()
+      let subscription = downloader.progressChanged.observe { fraction in
+        print("progress", fraction)
+      }
+      downloader.report(0.5)  // progress 0.5
+      withExtendedLifetime(subscription) {}
+    }
+    #expect(output == ["progress 0.5"])
+  }
+
+  @Test("Migrating from Combine subjects")
+  func fromCombine() {
+    let output = printed {
+      let scores = EventSender<Int>()
+      var subscriptions: Set<Subscription> = []
+      scores.event.observe { print("score", $0) }.store(in: &subscriptions)
+      scores.send(3)  // score 3
+      subscriptions.removeAll()
+      scores.send(4)  // nothing: the subscriptions ended with the set
+    }
+    #expect(output == ["score 3"])
+  }
+
+  @Test("Migrating from an NSHashTable multicast delegate")
+  func fromHashTable() {
+    let output = printed {
+      let keyboard = Keyboard()
+      let chat = ChatScreen()
+      keyboard.addObserver(chat)
+      keyboard.show(height: 216)  // move the input bar up by 216.0
+    }
+    #expect(output == ["move the input bar up by 216.0"])
+  }
+}
