@@ -17,8 +17,13 @@
 /// final class Download {
 ///   private let observers = MulticastDelegate<any DownloadObserver>()
 ///
-///   func addObserver(_ observer: any DownloadObserver) { observers.addObserver(observer) }
-///   func removeObserver(_ observer: any DownloadObserver) { observers.removeObserver(observer) }
+///   func addObserver(_ observer: any DownloadObserver) {
+///     observers.addObserver(observer)
+///   }
+///
+///   func removeObserver(_ observer: any DownloadObserver) {
+///     observers.removeObserver(observer)
+///   }
 ///
 ///   func finish() {
 ///     observers { $0.downloadDidFinish(self) }
