@@ -64,8 +64,7 @@ package final class DictionaryDesign {
 
 /// The common design: a lock, an array of weak `AnyObject` boxes, a copy of
 /// the live observers per broadcast, and a cast per observer.
-package final class LockAndCopyDesign: @unchecked Sendable {
-  // @unchecked Sendable: `boxes` is only touched with `lock` held.
+package final class LockAndCopyDesign {
   private final class WeakBox {
     weak var object: AnyObject?
     init(_ object: AnyObject) { self.object = object }
