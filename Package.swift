@@ -1,6 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// `MULTICAST_INTERNAL_CHECKS=1 swift test` makes the storage check its own
+// invariants after every mutation, at O(n) each: for tests, never for users.
+let internalChecks = Context.environment["MULTICAST_INTERNAL_CHECKS"] != nil
+
 let package = Package(
   name: "swift-multicast",
   // `Atomic` from the Synchronization module sets the floor on Apple platforms.
@@ -9,7 +13,11 @@ let package = Package(
     .library(name: "Multicast", targets: ["Multicast"])
   ],
   targets: [
-    .target(name: "Multicast"),
+    .target(
+      name: "Multicast",
+      dependencies: ["_MulticastAtomics"],
+      swiftSettings: internalChecks ? [.define("MULTICAST_INTERNAL_CHECKS")] : []),
+    .target(name: "_MulticastAtomics"),
     .testTarget(name: "MulticastTests", dependencies: ["Multicast"]),
 
     // Examples
@@ -28,7 +36,7 @@ let package = Package(
 )
 
 // Stricter rules for every target.
-for target in package.targets {
+for target in package.targets where target.name != "_MulticastAtomics" {
   target.swiftSettings =
     (target.swiftSettings ?? []) + [
       .enableUpcomingFeature("ExistentialAny"),

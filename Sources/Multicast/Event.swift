@@ -25,8 +25,8 @@ public struct Event<Value> {
   /// - Complexity: Amortized O(1).
   public func observe(_ handler: @escaping (Value) -> Void) -> Subscription {
     let subscription = Subscription(endsOnRelease: true)
-    let sequence = core.subscribe(subscription) { _, value in handler(value) }
-    subscription.attach { [weak core] in core?.unsubscribe(sequence) }
+    let registration = core.subscribe(subscription) { _, value in handler(value) }
+    subscription.attach { [weak core] in core?.unsubscribe(registration) }
     return subscription
   }
 
@@ -46,11 +46,11 @@ public struct Event<Value> {
   public func observe<Target: AnyObject>(
     _ target: Target, _ handler: @escaping (Target, Value) -> Void
   ) -> Subscription {
-    let sequence = core.subscribe(target) { object, value in
+    let registration = core.subscribe(target) { object, value in
       handler(unsafeDowncast(object, to: Target.self), value)
     }
     let subscription = Subscription(endsOnRelease: false)
-    subscription.attach { [weak core] in core?.unsubscribe(sequence) }
+    subscription.attach { [weak core] in core?.unsubscribe(registration) }
     return subscription
   }
 

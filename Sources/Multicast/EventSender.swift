@@ -71,6 +71,17 @@ public final class EventSender<Value> {
     core.send(value)
   }
 
+  /// Ends every subscription.
+  ///
+  /// A delivery under way does not reach the subscriptions it has not
+  /// reached yet, as with any cancellation. `onLastObserverGone` runs if any
+  /// subscription was alive.
+  ///
+  /// - Complexity: O(n), where n is the number of subscriptions.
+  public func removeAllObservers() {
+    core.unsubscribeAll()
+  }
+
   /// Whether any subscription is alive.
   ///
   /// - Complexity: O(1) when a live subscription comes early in the order;

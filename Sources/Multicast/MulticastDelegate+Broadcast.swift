@@ -15,7 +15,7 @@ extension MulticastDelegate {
   ///   allocation.
   @inlinable
   public func invoke(_ body: (Observer) throws -> Void) rethrows {
-    try storage.forEach { object, word, _ in
+    try storage.forEach { object, word in
       try Self.withObserver(object, word, body)
     }
   }

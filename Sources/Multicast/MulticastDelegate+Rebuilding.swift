@@ -5,13 +5,21 @@
 // which would cost more than the weak load itself. The layout is checked for
 // each observer as it is added, and any observer that does not match it
 // exactly falls back to a dynamic cast.
+//
+// The word recorded per observer (the storage's payload for a multicast
+// delegate) is the witness table pointer, 0 for a bare class reference, or 1,
+// which no witness table pointer can be, for an observer that needs a cast.
 
 extension MulticastDelegate {
-  /// The state word to record for `observer`: its witness table pointer, `0`
-  /// for a bare class reference, or the dynamic-cast flag.
-  func stateWord(for observer: Observer, object: AnyObject) -> UInt {
-    let castFlag = _ObserverState.dynamicCastBit
-    guard rebuildsObservers else { return castFlag }
+  /// The word recorded for an observer that must be cast at each call.
+  @usableFromInline
+  static var dynamicCastWord: UInt { 1 }
+
+  /// The word to record for `observer`: its witness table pointer, `0` for a
+  /// bare class reference, or ``dynamicCastWord``.
+  func rebuildWord(for observer: Observer, object: AnyObject) -> UInt {
+    let castWord = Self.dynamicCastWord
+    guard rebuildsObservers else { return castWord }
     let wordSize = MemoryLayout<UInt>.size
     let address = UInt(bitPattern: ObjectIdentifier(object))
     let recorded: UInt? = withUnsafeBytes(of: observer) { bytes in
@@ -20,12 +28,13 @@ extension MulticastDelegate {
       else { return nil }
       guard bytes.count == 2 * wordSize else { return 0 }
       let witness = bytes.load(fromByteOffset: wordSize, as: UInt.self)
-      return witness != 0 && witness & _ObserverState.flagBits == 0 ? witness : nil
+      // Pointers are aligned: a witness table's address is never 1.
+      return witness > castWord ? witness : nil
     }
-    return recorded ?? castFlag
+    return recorded ?? castWord
   }
 
-  /// Calls `body` with the observer registered as `object` with state word
+  /// Calls `body` with the observer registered as `object` with the word
   /// `word`, made from the reference the broadcast loaded.
   ///
   /// Every observer has a side table, since it is weakly referenced, so each
@@ -37,7 +46,7 @@ extension MulticastDelegate {
   static func withObserver(
     _ object: consuming AnyObject, _ word: UInt, _ body: (Observer) throws -> Void
   ) rethrows {
-    if word & _ObserverState.dynamicCastBit != 0 {
+    if word == dynamicCastWord {
       try body(object as! Observer)
       return
     }

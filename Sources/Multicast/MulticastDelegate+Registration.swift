@@ -9,7 +9,7 @@ extension MulticastDelegate {
   /// - Complexity: Amortized O(1).
   public func addObserver(_ observer: Observer) {
     let object = Self.object(of: observer)
-    storage.insert(object, state: stateWord(for: observer, object: object), payload: ())
+    storage.insert(object, payload: rebuildWord(for: observer, object: object))
   }
 
   /// Removes an observer.
@@ -26,8 +26,17 @@ extension MulticastDelegate {
     storage.remove(object)
   }
 
-  /// Returns whether an observer is registered.
+  /// Removes every observer.
   ///
+  /// A broadcast under way does not call the observers it has not reached
+  /// yet, as with any removal.
+  ///
+  /// - Complexity: O(n), where n is the number of registrations.
+  public func removeAllObservers() {
+    storage.removeAll()
+  }
+
+  /// Returns whether an observer is registered.
   ///
   /// - Parameter observer: The observer to look for, compared by identity.
   /// - Returns: `true` if `observer` itself was added and not removed since.

@@ -98,8 +98,9 @@
 /// when it was added, so no runtime cast is made per call; other existentials
 /// fall back to a dynamic cast.
 public final class MulticastDelegate<Observer> {
+  /// The registrations, each with the word that rebuilds its observer.
   @usableFromInline
-  let storage = _ObserverStorage<Void>(isKeyed: true)
+  let storage = _ObserverStorage<UInt>(keyed: true)
 
   /// Whether observers may be rebuilt from their recorded bits rather than
   /// cast at each call.

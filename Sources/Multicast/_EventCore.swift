@@ -5,7 +5,7 @@ final class _EventCore<Value> {
   /// registration holds weakly (the token, the target or the core itself).
   typealias Handler = (AnyObject, Value) -> Void
 
-  let storage = _ObserverStorage<Handler>(isKeyed: false)
+  let storage = _ObserverStorage<Handler>(keyed: false)
   private let onFirstObserver: (() -> Void)?
   private let onLastObserverGone: (() -> Void)?
   /// Whether the owner was last told that the event has observers.
@@ -16,31 +16,36 @@ final class _EventCore<Value> {
     self.onLastObserverGone = onLastObserverGone
   }
 
-  /// Registers `handler` for as long as `object` lives; returns the handle.
-  func subscribe(_ object: AnyObject, handler: @escaping Handler) -> UInt64 {
-    let sequence = storage.append(object, payload: handler)
+  /// Registers `handler` for as long as `object` lives.
+  func subscribe(_ object: AnyObject, handler: @escaping Handler) -> _Registration {
+    let registration = storage.append(object, payload: handler)
     if !isObserved {
       isObserved = true
       onFirstObserver?()
     }
-    return sequence
+    return registration
   }
 
-  /// Ends the subscription with handle `sequence`, if it has not ended.
-  func unsubscribe(_ sequence: UInt64) {
-    if storage.remove(sequence: sequence) { noticeIfUnobserved() }
+  /// Ends `registration`, if it has not ended.
+  func unsubscribe(_ registration: _Registration) {
+    if storage.remove(registration) { noticeIfUnobserved() }
   }
 
   /// Ends every subscription held by `owner`; returns how many there were.
   func unsubscribeAll(heldBy owner: AnyObject) -> Int {
-    let removed = storage.removeAll(key: ObjectIdentifier(owner))
+    let removed = storage.removeAll(heldBy: owner)
     if removed > 0 { noticeIfUnobserved() }
     return removed
   }
 
+  /// Ends every subscription.
+  func unsubscribeAll() {
+    if storage.removeAll() { noticeIfUnobserved() }
+  }
+
   func send(_ value: Value) {
     var delivered = false
-    storage.forEach { object, _, handler in
+    storage.forEach { object, handler in
       delivered = true
       handler(object, value)
     }

@@ -10,17 +10,20 @@ import Android
 import WinSDK
 #endif
 
-/// A non-recursive mutual-exclusion lock over the platform's own primitive.
+/// A non-recursive mutual-exclusion lock over the platform's own primitive,
+/// living in memory that its owner allocates and frees.
 ///
 /// It wraps `os_unfair_lock` on Apple platforms, `SRWLOCK` on Windows and a
-/// `pthread_mutex_t` elsewhere. It deliberately avoids `Synchronization.Mutex`:
-/// ThreadSanitizer on Linux does not see that type's futex hand-off and reports
-/// false races, while it understands pthread mutexes.
+/// `pthread_mutex_t` elsewhere: primitives that every supported OS version
+/// has. It deliberately avoids `Synchronization.Mutex`, which needs macOS 15
+/// and iOS 18, and which ThreadSanitizer on Linux does not understand.
 ///
-/// The primitive lives in its own allocation because none of these may move
-/// once in use. The lock is never held while user code runs.
+/// None of these primitives may move once in use, so the lock is a view of
+/// memory that stays put: the storage places it in its own allocation, beside
+/// its state, so that a registry costs one allocation and not two. The lock is
+/// never held while user code runs.
 @usableFromInline
-struct _Lock: ~Copyable {
+struct _Lock {
   #if canImport(Darwin)
   private typealias Primitive = os_unfair_lock
   #elseif os(Windows)
@@ -31,10 +34,22 @@ struct _Lock: ~Copyable {
   private typealias Primitive = pthread_mutex_t
   #endif
 
-  private let primitive: UnsafeMutablePointer<Primitive>
+  /// The bytes and the alignment of the memory a lock needs.
+  static var byteCount: Int { MemoryLayout<Primitive>.stride }
+  static var alignment: Int { MemoryLayout<Primitive>.alignment }
 
-  init() {
-    primitive = .allocate(capacity: 1)
+  @usableFromInline
+  let memory: UnsafeMutableRawPointer
+
+  private var primitive: UnsafeMutablePointer<Primitive> {
+    memory.assumingMemoryBound(to: Primitive.self)
+  }
+
+  /// Initializes a lock in `memory`, ``byteCount`` bytes aligned to
+  /// ``alignment``, which must stay where it is until ``destroy()``.
+  init(initializing memory: UnsafeMutableRawPointer) {
+    self.memory = memory
+    let primitive = memory.bindMemory(to: Primitive.self, capacity: 1)
     #if canImport(Darwin)
     primitive.initialize(to: os_unfair_lock())
     #elseif os(Windows)
@@ -47,12 +62,12 @@ struct _Lock: ~Copyable {
     #endif
   }
 
-  deinit {
+  /// Ends the lock's life; its memory may then be freed.
+  func destroy() {
     #if !canImport(Darwin) && !os(Windows) && !os(WASI)
     pthread_mutex_destroy(primitive)
     #endif
     primitive.deinitialize(count: 1)
-    primitive.deallocate()
   }
 
   @usableFromInline
@@ -86,7 +101,7 @@ struct _Lock: ~Copyable {
   /// Whatever `body` returns is released by the caller, after the lock is
   /// released: return objects whose deinitializers might run user code.
   @inlinable
-  func withLock<Result: ~Copyable, Failure: Error>(
+  func withLock<Result, Failure: Error>(
     _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     lock()

@@ -1,70 +1,163 @@
-/// The count and capacity of an ``_ObserverBuffer``.
-@usableFromInline
-struct _ObserverBufferHeader {
-  @usableFromInline
-  var count: Int
-  let capacity: Int
-}
+public import _MulticastAtomics
 
-/// A fixed-capacity, append-only array of entries in registration order.
+/// A fixed-capacity, append-only run of registrations in registration order,
+/// in one allocation: a header, the entries' words, the entries, and, for a
+/// storage keyed by identity, the index of their positions.
+///
+/// ```
+/// | header | word 0 ... word c-1 | entry 0 ... entry c-1 | index slots |
+/// ```
 ///
 /// A broadcast reads the entries below the count it saw under the storage's
-/// lock while registrations append above it, so appending never copies. A
-/// buffer is never compacted in place: the storage replaces it with a new one
-/// and bumps its generation, and a broadcast that holds the old one moves over.
+/// lock while registrations append above it, so appending never moves
+/// anything a broadcast reads. The storage moves entries (compacts in place,
+/// or moves them to a larger buffer) only when no broadcast reads the buffer:
+/// ``readers`` counts them. Otherwise it copies the entries to a new buffer and
+/// marks the old words moved, so that the broadcasts reading them move over.
+///
+/// It is a view of raw memory that the storage allocates and frees: it has
+/// no reference count of its own, so lending it to a broadcast costs no
+/// retain.
 @usableFromInline
-final class _ObserverBuffer<Payload>: ManagedBuffer<
-  _ObserverBufferHeader, _ObserverEntry<Payload>
->
-{
-  static func make(capacity: Int) -> _ObserverBuffer {
-    let buffer = create(minimumCapacity: capacity) { _ in
-      _ObserverBufferHeader(count: 0, capacity: capacity)
-    }
-    return unsafeDowncast(buffer, to: _ObserverBuffer.self)
+struct _ObserverBuffer<Payload> {
+  @usableFromInline
+  let base: UnsafeMutableRawPointer
+
+  @usableFromInline
+  struct Header {
+    /// The number of initialized entries.
+    @usableFromInline var count: Int
+    @usableFromInline let capacity: Int
+    /// The broadcasts reading this buffer; written with the lock held.
+    @usableFromInline var readers: Int
+    /// The number of index slots after the entries; 0 when unindexed.
+    let indexSlotCount: Int
   }
 
-  var count: Int { header.count }
-  var isFull: Bool { header.count == header.capacity }
+  @usableFromInline
+  typealias Entry = _ObserverEntry<Payload>
 
-  /// Appends an entry.
-  ///
-  /// The buffer must not be full.
-  func append(_ object: AnyObject, state: UInt, sequence: UInt64, payload: Payload) {
-    withUnsafeMutablePointers { header, entries in
-      precondition(header.pointee.count < header.pointee.capacity)
-      (entries + header.pointee.count).initialize(
-        to: _ObserverEntry(object: object, state: state, sequence: sequence, payload: payload))
-      header.pointee.count += 1
-    }
+  @inlinable
+  init(base: UnsafeMutableRawPointer) { self.base = base }
+
+  private static var wordsOffset: Int {
+    (MemoryLayout<Header>.size + 7) & ~7
   }
 
-  /// Calls `body` with the entries.
+  private static func entriesOffset(capacity: Int) -> Int {
+    let alignment = MemoryLayout<Entry>.alignment
+    return (wordsOffset + capacity * MemoryLayout<UInt64>.stride + alignment - 1) & ~(alignment - 1)
+  }
+
+  private static func indexOffset(capacity: Int) -> Int {
+    entriesOffset(capacity: capacity) + capacity * MemoryLayout<Entry>.stride
+  }
+
+  /// Allocates an empty buffer with room for `capacity` entries, indexed by
+  /// identity or not.
+  static func allocate(capacity: Int, indexed: Bool) -> _ObserverBuffer {
+    let slotCount = indexed ? _PositionIndex.slotCount(forCapacity: capacity) : 0
+    let size = indexOffset(capacity: capacity) + slotCount * MemoryLayout<UInt32>.stride
+    let alignment = Swift.max(MemoryLayout<Header>.alignment, MemoryLayout<Entry>.alignment, 8)
+    let buffer = _ObserverBuffer(
+      base: .allocate(byteCount: size, alignment: alignment))
+    buffer.base.initializeMemory(
+      as: Header.self,
+      repeating: Header(count: 0, capacity: capacity, readers: 0, indexSlotCount: slotCount),
+      count: 1)
+    buffer.index?.removeAll()
+    return buffer
+  }
+
+  /// Destroys the entries and frees the memory.
+  func deallocate() {
+    entries.deinitialize(count: count)
+    base.deallocate()
+  }
+
+  @usableFromInline
+  var header: UnsafeMutablePointer<Header> {
+    base.assumingMemoryBound(to: Header.self)
+  }
+
+  @inlinable
+  var count: Int {
+    get { header.pointee.count }
+    nonmutating set { header.pointee.count = newValue }
+  }
+
+  var capacity: Int { header.pointee.capacity }
+
+  @usableFromInline
+  var readers: Int {
+    get { header.pointee.readers }
+    nonmutating set { header.pointee.readers = newValue }
+  }
+
+  var isFull: Bool { count == capacity }
+
+  /// The entries' words; read them with ``word(at:)`` outside the lock.
+  @usableFromInline
+  var words: UnsafeMutablePointer<UInt64> {
+    (base + Self.wordsOffset).assumingMemoryBound(to: UInt64.self)
+  }
+
+  @usableFromInline
+  var entries: UnsafeMutablePointer<Entry> {
+    (base + Self.entriesOffset(capacity: capacity)).assumingMemoryBound(to: Entry.self)
+  }
+
+  /// The index of keyed entries' positions, or `nil` for a storage whose
+  /// registrations are their own handles.
+  var index: _PositionIndex? {
+    let slotCount = header.pointee.indexSlotCount
+    guard slotCount > 0 else { return nil }
+    return _PositionIndex(
+      slots: (base + Self.indexOffset(capacity: capacity)).assumingMemoryBound(to: UInt32.self),
+      slotCount: slotCount)
+  }
+
+  /// The word of the entry at `position`, loaded atomically.
   ///
-  /// Outside the lock, pass a `count` read under it: the header may be changing.
-  func withEntries<R>(
-    count: Int? = nil, _ body: (UnsafeMutablePointer<_ObserverEntry<Payload>>, Int) throws -> R
-  ) rethrows -> R {
-    try withUnsafeMutablePointers { header, entries in
-      try body(entries, count ?? header.pointee.count)
-    }
+  /// Safe without the lock: the word may be flagged concurrently, with the
+  /// lock held, by the atomic store in ``setWord(_:at:)``.
+  @inlinable
+  func word(at position: Int) -> _EntryWord {
+    _EntryWord(rawValue: _multicast_load_acquire(words + position))
+  }
+
+  /// Sets the word of the entry at `position`; call with the lock held.
+  func setWord(_ word: _EntryWord, at position: Int) {
+    _multicast_store_release(words + position, word.rawValue)
+  }
+
+  /// Appends an entry; the buffer must not be full. Call with the lock held.
+  ///
+  /// - Returns: The entry's position.
+  func append(_ entry: consuming Entry, word: _EntryWord) -> Int {
+    let position = count
+    precondition(position < capacity, "appending to a full buffer")
+    let key = entry.key
+    (entries + position).initialize(to: entry)
+    words[position] = word.rawValue
+    index?.insert(key, at: position)
+    count = position + 1
+    return position
   }
 
   /// The first position below `count` whose sequence is at least `sequence`.
+  ///
+  /// O(log n). Call with the lock held.
   func position(ofFirst sequence: UInt64, below count: Int) -> Int {
-    withUnsafeMutablePointerToElements { entries in
-      var (low, high) = (0, count)
-      while low < high {
-        let middle = (low + high) / 2
-        if entries[middle].sequence < sequence { low = middle + 1 } else { high = middle }
+    var (low, high) = (0, count)
+    while low < high {
+      let middle = (low + high) / 2
+      if _EntryWord(rawValue: words[middle]).sequence < sequence {
+        low = middle + 1
+      } else {
+        high = middle
       }
-      return low
     }
-  }
-
-  deinit {
-    _ = withUnsafeMutablePointers { header, entries in
-      entries.deinitialize(count: header.pointee.count)
-    }
+    return low
   }
 }

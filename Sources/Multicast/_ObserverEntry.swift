@@ -1,76 +1,79 @@
-public import Synchronization
-
-/// The bits of an entry's state word.
+/// One registration, stored inline in an ``_ObserverBuffer``: a weak
+/// reference to an object, the identity it had, and what a face attaches.
 ///
-/// The two low bits are flags. The rest holds whatever a face needs to rebuild
-/// its observer without a runtime cast: a witness table pointer, which is at
-/// least 4-byte aligned, or zero.
+/// Its place in registration order and its removed flag are kept apart, in
+/// the buffer's ``_EntryWord``s, because broadcasts read them without the
+/// lock.
 @usableFromInline
-enum _ObserverState {
-  /// The entry was removed; broadcasts skip it.
-  @usableFromInline
-  static var removedBit: UInt { 1 }
-  /// The observer cannot be rebuilt from its bits and needs a runtime cast.
-  @usableFromInline
-  static var dynamicCastBit: UInt { 2 }
-  /// The bits of the state word that are flags.
-  @usableFromInline
-  static var flagBits: UInt { 3 }
-}
-
-/// One registration, stored inline in an ``_ObserverBuffer``: a weak reference
-/// to an object, a word of state, its place in registration order, its key
-/// and a payload.
-@usableFromInline
-struct _ObserverEntry<Payload>: ~Copyable {
+struct _ObserverEntry<Payload> {
   /// The registered object, set once.
   ///
   /// Loading a weak reference is safe while another thread is releasing the
-  /// object: the runtime makes that load atomic.
+  /// object: the runtime makes that load atomic. Nothing writes it while a
+  /// broadcast may read it: entries are written only before their count is
+  /// published under the lock, or moved when no broadcast reads the buffer.
   @usableFromInline
   weak var object: AnyObject?
-  /// Written once at creation except for the removed flag, which is set with
-  /// the storage's lock held and read without it by broadcasts.
-  @usableFromInline
-  let state: Atomic<UInt>
-  /// The entry's place in registration order: unique and increasing within a
-  /// storage, kept when the entry moves to a new buffer.
-  @usableFromInline
-  let sequence: UInt64
   /// The identity of the object when it was registered; still known after
   /// the object is gone, when `object` reads `nil`.
+  @usableFromInline
   let key: ObjectIdentifier
-  /// What a face attaches to the registration (nothing for `MulticastDelegate`).
+  /// What a face attaches to the registration: for `MulticastDelegate`, how
+  /// to rebuild the observer; for events, the handler.
   @usableFromInline
   let payload: Payload
 
-  init(object: AnyObject, state: UInt, sequence: UInt64, payload: Payload) {
+  init(object: AnyObject, payload: Payload) {
     self.object = object
-    self.state = Atomic(state)
-    self.sequence = sequence
     self.key = ObjectIdentifier(object)
     self.payload = payload
   }
+}
 
-  /// The object and the state word, or `nil` if the entry was removed or its
-  /// object was deallocated.
-  ///
-  /// The object is returned strongly: it stays alive until the caller lets go.
+/// An entry's place in registration order and its flags, in one word that
+/// broadcasts load atomically.
+///
+/// The sequence number is unique and increasing within a storage and stays
+/// with the entry when it moves to a new buffer. The flags are written only
+/// with the storage's lock held.
+@usableFromInline
+struct _EntryWord: Equatable {
+  @usableFromInline
+  let rawValue: UInt64
+
   @inlinable
-  func load() -> (object: AnyObject, word: UInt)? {
-    let word = state.load(ordering: .acquiring)
-    guard word & _ObserverState.removedBit == 0, let object else { return nil }
-    return (object, word)
+  init(rawValue: UInt64) { self.rawValue = rawValue }
+
+  init(sequence: UInt64) {
+    precondition(sequence < 1 << 62, "more registrations than a storage can number")
+    rawValue = sequence << 2
   }
 
-  var isRemoved: Bool {
-    state.load(ordering: .acquiring) & _ObserverState.removedBit != 0
-  }
+  /// The entry was removed: broadcasts skip it.
+  @usableFromInline
+  static var removedFlag: UInt64 { 1 }
+  /// The entry was copied to a newer buffer: a broadcast that meets it moves
+  /// to that buffer, where later removals are marked.
+  @usableFromInline
+  static var movedFlag: UInt64 { 2 }
 
-  /// Marks the entry removed.
-  ///
-  /// Call with the storage's lock held.
-  func markRemoved() {
-    _ = state.bitwiseOr(_ObserverState.removedBit, ordering: .releasing)
-  }
+  @usableFromInline
+  var sequence: UInt64 { rawValue >> 2 }
+  /// Whether the entry is registered and not moved: whether a broadcast
+  /// calls it (if its object is alive).
+  @inlinable
+  var isCurrent: Bool { rawValue & 3 == 0 }
+  @usableFromInline
+  var isRemoved: Bool { rawValue & Self.removedFlag != 0 }
+  @usableFromInline
+  var isMoved: Bool { rawValue & Self.movedFlag != 0 }
+
+  func adding(_ flag: UInt64) -> _EntryWord { _EntryWord(rawValue: rawValue | flag) }
+}
+
+/// A registration that is its own handle, such as an event subscription: the
+/// way to find it again to remove it.
+struct _Registration: Hashable {
+  /// The entry's sequence number, which stays with it for its whole life.
+  let sequence: UInt64
 }

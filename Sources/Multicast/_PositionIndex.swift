@@ -1,85 +1,94 @@
-/// A hash index from an object's identity to its entry's position in the
-/// current buffer: open addressing with linear probing over 32-bit positions,
-/// at most three quarters full, so it costs 5 to 11 bytes per key.
+/// A hash index from an object's identity to its entry's position in a
+/// buffer: open addressing with linear probing over 32-bit positions, at most
+/// three quarters full.
 ///
-/// Keys are not stored here: the index asks the buffer for the key at a
-/// position, so that a key can still be found after its object has died.
+/// It lives in the buffer's allocation and is sized from the buffer's
+/// capacity, which bounds the entries it can file, so it never grows. Keys are
+/// not stored here: the index reads the key at a position in the entries it
+/// is given, so that a key can still be found after its object has died.
 struct _PositionIndex {
   private static var empty: UInt32 { .max }
 
-  private var slots: [UInt32]
-  private var shift: Int
-  /// The number of keys in the index.
-  private(set) var count = 0
+  private let slots: UnsafeMutablePointer<UInt32>
+  private let mask: Int
+  /// How far to shift a 64-bit hash to keep as many high bits as the slot
+  /// count needs.
+  private let shift: Int
 
-  /// Creates an index with room for `capacity` keys.
-  init(capacity: Int = 0) {
-    var bits = 2
-    while (1 << bits) * 3 < capacity * 4 { bits += 1 }
-    slots = Array(repeating: Self.empty, count: 1 << bits)
-    shift = UInt.bitWidth - bits
+  init(slots: UnsafeMutablePointer<UInt32>, slotCount: Int) {
+    self.slots = slots
+    self.mask = slotCount - 1
+    self.shift = UInt64.bitWidth - slotCount.trailingZeroBitCount
   }
 
-  /// The number of slots: what the index costs, in four-byte units.
-  var capacity: Int { slots.count }
+  /// The number of slots for a buffer of `capacity` entries: a power of two
+  /// at least four thirds of it.
+  static func slotCount(forCapacity capacity: Int) -> Int {
+    precondition(capacity < Int(empty), "more registrations than an index can hold")
+    var count = 4
+    while count * 3 < capacity * 4 { count *= 2 }
+    return count
+  }
 
   private func home(of key: ObjectIdentifier) -> Int {
     // Fibonacci hashing of the address, whose low bits are alignment.
-    Int(truncatingIfNeeded: (UInt(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    Int(truncatingIfNeeded: (UInt64(UInt(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
   }
 
   /// The position filed under `key`, if any.
-  func position(of key: ObjectIdentifier, keyAt: (Int) -> ObjectIdentifier) -> Int? {
-    slot(of: key, keyAt: keyAt).map { Int(slots[$0]) }
+  func position<Payload>(
+    of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry<Payload>>
+  ) -> Int? {
+    slot(of: key, in: entries).map { Int(slots[$0]) }
   }
 
-  private func slot(of key: ObjectIdentifier, keyAt: (Int) -> ObjectIdentifier) -> Int? {
-    let mask = slots.count - 1
+  private func slot<Payload>(
+    of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry<Payload>>
+  ) -> Int? {
     var slot = home(of: key)
     while slots[slot] != Self.empty {
-      if keyAt(Int(slots[slot])) == key { return slot }
+      if entries[Int(slots[slot])].key == key { return slot }
       slot = (slot + 1) & mask
     }
     return nil
   }
 
   /// Files `position` under `key`, which must not be in the index.
-  mutating func insert(_ key: ObjectIdentifier, at position: Int, keyAt: (Int) -> ObjectIdentifier)
-  {
-    precondition(position < Int(Self.empty), "more registrations than an index can hold")
-    if (count + 1) * 4 > slots.count * 3 {
-      // Room for as many keys as there are slots now: twice the slots.
-      var larger = _PositionIndex(capacity: slots.count)
-      for filed in slots where filed != Self.empty {
-        larger.insert(keyAt(Int(filed)), at: Int(filed), keyAt: keyAt)
-      }
-      self = larger
-    }
-    let mask = slots.count - 1
+  func insert(_ key: ObjectIdentifier, at position: Int) {
     var slot = home(of: key)
     while slots[slot] != Self.empty { slot = (slot + 1) & mask }
-    slots[slot] = UInt32(position)
-    count += 1
+    slots[slot] = UInt32(truncatingIfNeeded: position)
   }
 
   /// Removes `key`, shifting back the keys after it so that no probe
   /// sequence is broken.
-  mutating func remove(_ key: ObjectIdentifier, keyAt: (Int) -> ObjectIdentifier) {
-    guard var hole = slot(of: key, keyAt: keyAt) else { return }
-    let mask = slots.count - 1
+  func remove<Payload>(
+    _ key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry<Payload>>
+  ) {
+    guard var hole = slot(of: key, in: entries) else { return }
     var next = (hole + 1) & mask
     while slots[next] != Self.empty {
-      let home = home(of: keyAt(Int(slots[next])))
+      let home = home(of: entries[Int(slots[next])].key)
       // Move the key back unless its home lies cyclically in (hole, next].
-      let distanceToNext = (next - home) & mask
-      let distanceToHole = (hole - home) & mask
-      if distanceToHole < distanceToNext {
+      if (hole - home) & mask < (next - home) & mask {
         slots[hole] = slots[next]
         hole = next
       }
       next = (next + 1) & mask
     }
     slots[hole] = Self.empty
-    count -= 1
+  }
+
+  /// Empties the index.
+  func removeAll() {
+    slots.initialize(repeating: Self.empty, count: mask + 1)
+  }
+
+  /// The number of slots: what the index costs, in four-byte units.
+  var slotCount: Int { mask + 1 }
+
+  /// The number of filed positions. O(slots).
+  var count: Int {
+    (0...mask).count { slots[$0] != Self.empty }
   }
 }

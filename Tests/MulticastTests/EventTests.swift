@@ -59,7 +59,7 @@ struct EventTests {
     subscription.cancel()
     sender.send(1)
     #expect(log.entries.isEmpty)
-    sender.event.core.storage.checkInvariants()
+    sender.checkInvariants()
   }
 
   @Test("Subscriptions kept in a set end together when it is emptied")
@@ -245,9 +245,9 @@ struct EventTests {
       let subscription = sender.event.observe { _ in }
       if round.isMultiple(of: 100) { kept.append(subscription) }
     }
-    sender.event.core.storage.checkInvariants()
-    #expect(sender.event.core.storage.capacity < 2_000)
-    #expect(sender.event.core.storage.liveCount == kept.count)
+    sender.checkInvariants()
+    #expect(sender.storageCapacity < 2_000)
+    #expect(sender.liveCount == kept.count)
   }
 }
 

@@ -43,7 +43,7 @@ struct EventValuesTests {
     #expect(!sender.hasObservers)
     sender.send(2)
     #expect(log.entries == ["last"])
-    sender.event.core.storage.checkInvariants()
+    sender.checkInvariants()
   }
 
   @Test("A stream dropped unread ends its subscription")

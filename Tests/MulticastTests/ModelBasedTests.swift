@@ -239,14 +239,14 @@ final class Harness {
   var count: Int {
     switch face {
     case .multicastRebuilding, .multicastDynamicCast: multicast.count
-    case .eventTargets: sender.event.core.storage.liveCount
+    case .eventTargets: sender.liveCount
     }
   }
 
   func checkInvariants() {
     switch face {
     case .multicastRebuilding, .multicastDynamicCast: multicast.checkInvariants()
-    case .eventTargets: sender.event.core.storage.checkInvariants()
+    case .eventTargets: sender.checkInvariants()
     }
   }
 }

@@ -40,7 +40,7 @@ struct MulticastDelegateIdentityTests {
     delegate.addObserver(last)
 
     // The reuse really happened: a dead registration is filed under this address.
-    #expect(delegate.storage.hasEntry(forKey: ObjectIdentifier(reborn)))
+    #expect(delegate.hasRegistration(forKey: ObjectIdentifier(reborn)))
     #expect(!delegate.contains(reborn))
     #expect(delegate.count == 2)
     #expect(delegate.pingAll(log) == ["first", "last"])
@@ -63,7 +63,7 @@ struct MulticastDelegateIdentityTests {
     delegate.addObserver(other)
     let reborn = try #require(
       observerAtDeadAddress(in: delegate, log: log), "the allocator never reused an address")
-    #expect(delegate.storage.hasEntry(forKey: ObjectIdentifier(reborn)))
+    #expect(delegate.hasRegistration(forKey: ObjectIdentifier(reborn)))
     delegate.removeObserver(reborn)
     delegate.checkInvariants()
     #expect(delegate.count == 1)

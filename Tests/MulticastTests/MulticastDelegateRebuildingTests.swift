@@ -25,8 +25,8 @@ struct MulticastDelegateRebuildingTests {
   private func usesRebuilding<Observer>(
     _ delegate: MulticastDelegate<Observer>, _ observer: Observer
   ) -> Bool {
-    delegate.stateWord(for: observer, object: observer as AnyObject)
-      & _ObserverState.dynamicCastBit == 0
+    delegate.rebuildWord(for: observer, object: observer as AnyObject)
+      != MulticastDelegate<Observer>.dynamicCastWord
   }
 
   @Test("An existential of one class-bound protocol is rebuilt from its witness table")

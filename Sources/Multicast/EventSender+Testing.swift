@@ -1,0 +1,14 @@
+// What tests look at beyond the public API.
+
+extension EventSender {
+  /// The number of registration slots the storage holds.
+  var storageCapacity: Int { core.storage.capacity }
+
+  /// The number of live subscriptions. O(n).
+  var liveCount: Int { core.storage.liveCount }
+
+  /// Checks the internal consistency of the storage; traps if it is broken.
+  func checkInvariants() {
+    core.storage.checkInvariants()
+  }
+}

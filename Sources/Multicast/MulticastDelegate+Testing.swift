@@ -1,0 +1,15 @@
+// What tests look at beyond the public API.
+
+extension MulticastDelegate {
+  /// The number of registration slots and index slots the storage holds:
+  /// proportional to the live observers, however many have died.
+  var storageCapacity: Int { storage.capacity }
+
+  /// Whether a registration, alive or dead, is filed under `key`.
+  func hasRegistration(forKey key: ObjectIdentifier) -> Bool {
+    storage.hasEntry(forKey: key)
+  }
+
+  /// The number of replaced buffers kept for broadcasts still reading them.
+  var retiredBufferCount: Int { storage.retiredBufferCount }
+}

@@ -1,0 +1,2 @@
+// Everything is in the header, as static inline functions.
+#include "_MulticastAtomics.h"
