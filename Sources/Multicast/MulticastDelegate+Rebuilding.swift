@@ -17,6 +17,7 @@ extension MulticastDelegate {
 
   /// The word to record for `observer`: its witness table pointer, `0` for a
   /// bare class reference, or ``dynamicCastWord``.
+  @inlinable
   func rebuildWord(for observer: Observer, object: AnyObject) -> UInt {
     let castWord = Self.dynamicCastWord
     guard rebuildsObservers else { return castWord }

@@ -7,9 +7,16 @@ extension MulticastDelegate {
   /// - Parameter observer: The observer to add. It must be a class instance.
   /// - Precondition: `observer` is a class instance.
   /// - Complexity: Amortized O(1).
+  @inlinable
   public func addObserver(_ observer: Observer) {
-    let object = Self.object(of: observer)
-    storage.insert(object, payload: rebuildWord(for: observer, object: object))
+    withObject(of: observer) { object in
+      insert(object, payload: rebuildWord(for: observer, object: object))
+    }
+  }
+
+  @usableFromInline
+  func insert(_ object: AnyObject, payload: UInt) {
+    storage.insert(object, payload: payload)
   }
 
   /// Removes an observer.
@@ -21,8 +28,13 @@ extension MulticastDelegate {
   ///
   /// - Parameter observer: The observer to remove.
   /// - Complexity: Amortized O(1).
+  @inlinable
   public func removeObserver(_ observer: Observer) {
-    let object = Self.object(of: observer)
+    withObject(of: observer) { object in remove(object) }
+  }
+
+  @usableFromInline
+  func remove(_ object: AnyObject) {
     storage.remove(object)
   }
 
@@ -42,8 +54,7 @@ extension MulticastDelegate {
   /// - Returns: `true` if `observer` itself was added and not removed since.
   /// - Complexity: O(1).
   public func contains(_ observer: Observer) -> Bool {
-    let object = Self.object(of: observer)
-    return storage.contains(object)
+    withObject(of: observer) { object in storage.contains(object) }
   }
 
   /// The number of registered observers that are alive.
@@ -57,20 +68,48 @@ extension MulticastDelegate {
   ///   order; O(n) otherwise.
   public var isEmpty: Bool { storage.isEmpty }
 
-  /// The observer as an object; stops with a clear message if it is not one.
+  /// Calls `body` with the observer as an object; stops with a clear message
+  /// if it is not one.
+  ///
+  /// When every `Observer` is an object, the reference is the value's first
+  /// word (a class reference, or a class-bound existential's), and `body`
+  /// borrows it with no cast and no retain: both would take the runtime's
+  /// slow path, since observers have side tables. Otherwise each value's
+  /// dynamic type is checked.
+  @inlinable
+  func withObject<Result>(of observer: Observer, _ body: (AnyObject) -> Result) -> Result {
+    if observersAreObjects {
+      let address = withUnsafeBytes(of: observer) { $0.load(as: UnsafeRawPointer.self) }
+      return Unmanaged<AnyObject>.fromOpaque(address)._withUnsafeGuaranteedRef(body)
+    }
+    let type = type(of: observer as Any)
+    guard type is AnyObject.Type else { Self.badObserver(type) }
+    return body(observer as AnyObject)
+  }
+
+  /// Whether every value of `Observer` is a class instance: `Observer` is a
+  /// class, or an existential whose protocols are class-bound.
+  static var observersAreObjects: Bool {
+    if Observer.self is AnyObject.Type { return true }
+    // An existential type's metadata is its kind, 0x303, then flags whose top
+    // bit is clear when it is class-bound (the Swift ABI's TypeMetadata.rst).
+    let metadata = unsafeBitCast(Observer.self as Any.Type, to: UnsafeRawPointer.self)
+    let kind = metadata.load(as: UInt.self)
+    let flags = metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self)
+    return kind == 0x303 && flags & 0x8000_0000 == 0
+  }
+
+  /// Stops the program: a value of `type` cannot be an observer.
   ///
   /// This uses `fatalError` rather than `precondition` so that the message
   /// is printed in optimized builds too.
-  static func object(of observer: Observer) -> AnyObject {
-    let type = type(of: observer as Any)
-    guard type is AnyObject.Type else {
-      fatalError(
-        """
-        MulticastDelegate<\(Observer.self)> cannot hold a value of type \(type): \
-        observers are held weakly, so they must be class instances. \
-        Make the observer protocol class-bound (protocol P: AnyObject).
-        """)
-    }
-    return observer as AnyObject
+  @usableFromInline
+  static func badObserver(_ type: Any.Type) -> Never {
+    fatalError(
+      """
+      MulticastDelegate<\(Observer.self)> cannot hold a value of type \(type): \
+      observers are held weakly, so they must be class instances. \
+      Make the observer protocol class-bound (protocol P: AnyObject).
+      """)
   }
 }

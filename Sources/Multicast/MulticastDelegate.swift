@@ -106,6 +106,7 @@ public final class MulticastDelegate<Observer> {
   /// cast at each call.
   ///
   /// Tests turn it off to run the contract on both paths.
+  @usableFromInline
   let rebuildsObservers: Bool
 
   /// Creates an empty multicast delegate.
@@ -114,6 +115,11 @@ public final class MulticastDelegate<Observer> {
   public convenience init() {
     self.init(rebuildingObservers: true)
   }
+
+  /// Whether every value of `Observer` is a class instance, so that no
+  /// value needs checking: see ``withObject(of:_:)``.
+  @usableFromInline
+  let observersAreObjects = MulticastDelegate.observersAreObjects
 
   init(rebuildingObservers: Bool) {
     self.rebuildsObservers = rebuildingObservers

@@ -40,11 +40,13 @@ struct _ObserverBuffer<Payload> {
   @inlinable
   init(base: UnsafeMutableRawPointer) { self.base = base }
 
-  private static var wordsOffset: Int {
+  @inlinable
+  static var wordsOffset: Int {
     (MemoryLayout<Header>.size + 7) & ~7
   }
 
-  private static func entriesOffset(capacity: Int) -> Int {
+  @inlinable
+  static func entriesOffset(capacity: Int) -> Int {
     let alignment = MemoryLayout<Entry>.alignment
     return (wordsOffset + capacity * MemoryLayout<UInt64>.stride + alignment - 1) & ~(alignment - 1)
   }
@@ -75,7 +77,7 @@ struct _ObserverBuffer<Payload> {
     base.deallocate()
   }
 
-  @usableFromInline
+  @inlinable
   var header: UnsafeMutablePointer<Header> {
     base.assumingMemoryBound(to: Header.self)
   }
@@ -86,9 +88,10 @@ struct _ObserverBuffer<Payload> {
     nonmutating set { header.pointee.count = newValue }
   }
 
+  @inlinable
   var capacity: Int { header.pointee.capacity }
 
-  @usableFromInline
+  @inlinable
   var readers: Int {
     get { header.pointee.readers }
     nonmutating set { header.pointee.readers = newValue }
@@ -97,12 +100,12 @@ struct _ObserverBuffer<Payload> {
   var isFull: Bool { count == capacity }
 
   /// The entries' words; read them with ``word(at:)`` outside the lock.
-  @usableFromInline
+  @inlinable
   var words: UnsafeMutablePointer<UInt64> {
     (base + Self.wordsOffset).assumingMemoryBound(to: UInt64.self)
   }
 
-  @usableFromInline
+  @inlinable
   var entries: UnsafeMutablePointer<Entry> {
     (base + Self.entriesOffset(capacity: capacity)).assumingMemoryBound(to: Entry.self)
   }
