@@ -7,8 +7,9 @@ let internalChecks = Context.environment["MULTICAST_INTERNAL_CHECKS"] != nil
 
 let package = Package(
   name: "swift-multicast",
-  // `Atomic` from the Synchronization module sets the floor on Apple platforms.
-  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  // The floor of Swift concurrency; Scripts/check-availability.sh keeps the
+  // library within it.
+  platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
   products: [
     .library(name: "Multicast", targets: ["Multicast"])
   ],

@@ -72,6 +72,7 @@ struct _ObserverBuffer<Payload> {
   }
 
   /// Destroys the entries and frees the memory.
+  @usableFromInline
   func deallocate() {
     entries.deinitialize(count: count)
     base.deallocate()

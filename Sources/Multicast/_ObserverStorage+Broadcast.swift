@@ -78,23 +78,25 @@ extension _ObserverStorage {
   @inlinable
   func endBroadcast(_ cursor: _BroadcastCursor<Payload>) {
     lock.lock()
-    cursor.buffer.header.pointee.readers -= 1
-    let isCurrent = cursor.buffer.base == state.pointee.buffer.base
+    let left = cursor.buffer
+    left.readers -= 1
+    let isUnread = left.base != state.pointee.buffer.base && detachIfUnread(left)
     lock.unlock()
-    if !isCurrent { releaseRetired(cursor.buffer) }
+    if isUnread { left.deallocate() }
   }
 
-  /// Frees `buffer`, a replaced buffer that a broadcast just left, unless
-  /// another broadcast still reads it.
+  /// Takes `buffer`, a replaced buffer, off the retired list if no broadcast
+  /// reads it any more; call with the lock held, and free it after unlocking.
+  ///
+  /// Detaching it in the same critical section as its last reader's exit
+  /// keeps every retired buffer read by someone, which the invariants check.
   @usableFromInline
-  func releaseRetired(_ buffer: Buffer) {
-    mutate { state, garbage in
-      guard buffer.readers == 0,
-        let index = state.retired.firstIndex(where: { $0.base == buffer.base })
-      else { return }
-      state.retired.remove(at: index)
-      garbage.buffers.append(buffer)
-    }
+  func detachIfUnread(_ buffer: Buffer) -> Bool {
+    guard buffer.readers == 0,
+      let index = state.pointee.retired.firstIndex(where: { $0.base == buffer.base })
+    else { return false }
+    state.pointee.retired.remove(at: index)
+    return true
   }
 
   /// Moves `cursor` from a replaced buffer to the current one, at the first
@@ -102,17 +104,20 @@ extension _ObserverStorage {
   @usableFromInline
   func relocate(_ cursor: inout _BroadcastCursor<Payload>, to sequence: UInt64) {
     let left = cursor.buffer
-    cursor = lock.withLock {
+    let end = cursor.end
+    let (relocated, isUnread) = lock.withLock {
       left.readers -= 1
       let current = state.pointee.buffer
       current.readers += 1
-      return _BroadcastCursor(
+      let relocated = _BroadcastCursor(
         buffer: current,
         position: current.position(ofFirst: sequence, below: current.count),
-        count: current.position(ofFirst: cursor.end, below: current.count),
-        end: cursor.end)
+        count: current.position(ofFirst: end, below: current.count),
+        end: end)
+      return (relocated, detachIfUnread(left))
     }
-    releaseRetired(left)
+    cursor = relocated
+    if isUnread { left.deallocate() }
   }
 
   /// The number of live registrations.

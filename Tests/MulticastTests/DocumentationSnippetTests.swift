@@ -4,13 +4,12 @@
 // the article shows in its comments.
 
 import Multicast
-import Synchronization
 import Testing
 
 /// What the snippets print, per test.
 final class Transcript: Sendable {
   @TaskLocal static var current: Transcript?
-  let lines = Mutex<[String]>([])
+  let lines = Locked<[String]>([])
 }
 
 /// Records into the test's transcript instead of writing to standard output.
@@ -106,8 +105,9 @@ protocol Tallying: AnyObject, Sendable {
 }
 
 final class Tally: Tallying {
-  let total = Atomic(0)
-  func count() { total.add(1, ordering: .relaxed) }
+  private let counted = Locked(0)
+  var total: Int { counted.withLock { $0 } }
+  func count() { counted.withLock { $0 += 1 } }
 }
 
 struct Refused: Error {}
@@ -259,7 +259,7 @@ struct DocumentationSnippetTests {
           group.addTask { observers { $0.count() } }
         }
       }
-      print(tally.total.load(ordering: .relaxed))  // 10
+      print(tally.total)  // 10
     }
     #expect(output == ["10"])
   }

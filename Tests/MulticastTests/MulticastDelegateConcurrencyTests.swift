@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 
 @testable import Multicast
@@ -8,11 +7,11 @@ protocol Counting: AnyObject, Sendable {
   func tick()
 }
 
-/// An observer that counts its calls atomically.
+/// An observer that counts its calls under a lock.
 final class Counter: Counting {
-  private let calls = Atomic(0)
-  var count: Int { calls.load(ordering: .relaxed) }
-  func tick() { calls.add(1, ordering: .relaxed) }
+  private let calls = Locked(0)
+  var count: Int { calls.withLock { $0 } }
+  func tick() { calls.withLock { $0 += 1 } }
 }
 
 /// A small deterministic generator, so that a failing run can be repeated.
