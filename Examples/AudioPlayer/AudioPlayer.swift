@@ -18,14 +18,14 @@ public final class AudioPlayer {
     /// The track's title.
     public var title: String
     /// How long the track lasts.
-    public var duration: Duration
+    public var duration: TrackDuration
 
     /// Creates an item.
     ///
     /// - Parameters:
     ///   - title: The track's title.
     ///   - duration: How long the track lasts.
-    public init(title: String, duration: Duration) {
+    public init(title: String, duration: TrackDuration) {
       self.title = title
       self.duration = duration
     }
@@ -141,10 +141,24 @@ public final class AudioPlayer {
   }
 }
 
-extension Duration {
+/// How long a track lasts, in whole seconds.
+///
+/// The standard library's `Duration` would do, but it needs macOS 13 and iOS
+/// 16, and the package supports macOS 10.15 and iOS 13.
+public struct TrackDuration: Hashable, Sendable {
+  /// The length in seconds.
+  public var seconds: Int
+
+  /// A duration of `seconds` seconds: `.seconds(187)`.
+  ///
+  /// - Parameter seconds: The length in seconds.
+  /// - Returns: The duration.
+  public static func seconds(_ seconds: Int) -> TrackDuration {
+    TrackDuration(seconds: seconds)
+  }
+
   /// The duration as minutes and seconds, such as `3:07`.
   var minutesAndSeconds: String {
-    let seconds = Int(components.seconds)
     let remainder = seconds % 60
     return "\(seconds / 60):\(remainder < 10 ? "0" : "")\(remainder)"
   }
