@@ -58,11 +58,34 @@ struct _ObserverBuffer<Payload> {
   /// Allocates an empty buffer with room for `capacity` entries, indexed by
   /// identity or not.
   static func allocate(capacity: Int, indexed: Bool) -> _ObserverBuffer {
+    precondition(capacity > 0, "only the empty buffer has no room, and it is embedded")
+    return initialize(
+      at: .allocate(byteCount: byteCount(capacity: capacity, indexed: indexed), alignment: alignment),
+      capacity: capacity, indexed: indexed)
+  }
+
+  /// The bytes a buffer of `capacity` entries takes.
+  static func byteCount(capacity: Int, indexed: Bool) -> Int {
     let slotCount = indexed ? _PositionIndex.slotCount(forCapacity: capacity) : 0
-    let size = indexOffset(capacity: capacity) + slotCount * MemoryLayout<UInt32>.stride
-    let alignment = Swift.max(MemoryLayout<Header>.alignment, MemoryLayout<Entry>.alignment, 8)
-    let buffer = _ObserverBuffer(
-      base: .allocate(byteCount: size, alignment: alignment))
+    return indexOffset(capacity: capacity) + slotCount * MemoryLayout<UInt32>.stride
+  }
+
+  /// The alignment of a buffer's memory.
+  static var alignment: Int {
+    Swift.max(MemoryLayout<Header>.alignment, MemoryLayout<Entry>.alignment, 8)
+  }
+
+  /// Makes an empty buffer of `capacity` entries in `memory`, which must
+  /// have ``byteCount(capacity:indexed:)`` bytes aligned to ``alignment``.
+  ///
+  /// The storage embeds its first buffer, with no room, in its own
+  /// allocation, so that a registry that never gets an observer costs one
+  /// allocation; ``deallocate()`` leaves that one alone.
+  static func initialize(
+    at memory: UnsafeMutableRawPointer, capacity: Int, indexed: Bool
+  ) -> _ObserverBuffer {
+    let slotCount = indexed ? _PositionIndex.slotCount(forCapacity: capacity) : 0
+    let buffer = _ObserverBuffer(base: memory)
     buffer.base.initializeMemory(
       as: Header.self,
       repeating: Header(count: 0, capacity: capacity, readers: 0, indexSlotCount: slotCount),
@@ -71,11 +94,12 @@ struct _ObserverBuffer<Payload> {
     return buffer
   }
 
-  /// Destroys the entries and frees the memory.
+  /// Destroys the entries and frees the memory, unless this is the empty
+  /// buffer embedded in the storage's allocation.
   @usableFromInline
   func deallocate() {
     entries.deinitialize(count: count)
-    base.deallocate()
+    if capacity > 0 { base.deallocate() }
   }
 
   @inlinable
@@ -147,6 +171,27 @@ struct _ObserverBuffer<Payload> {
     index?.insert(key, at: position)
     count = position + 1
     return position
+  }
+
+  /// Appends the entry at `source`, moving it out of there; the buffer must
+  /// not be full. Call with the lock held.
+  func appendMoving(from source: UnsafeMutablePointer<Entry>, word: _EntryWord) {
+    let position = count
+    precondition(position < capacity, "appending to a full buffer")
+    Self.move(from: source, to: entries + position)
+    words[position] = word.rawValue
+    index?.insert(entries[position].key, at: position)
+    count = position + 1
+  }
+
+  /// Moves the entry at `source` to the uninitialized `destination`.
+  ///
+  /// One element at a time, so that the specialized code moves the fields
+  /// itself rather than through the generic entry's value witness.
+  static func move(
+    from source: UnsafeMutablePointer<Entry>, to destination: UnsafeMutablePointer<Entry>
+  ) {
+    destination.initialize(to: source.move())
   }
 
   /// The first position below `count` whose sequence is at least `sequence`.

@@ -9,10 +9,15 @@
 ///   reads atomically, so it skips them when their turn comes.
 /// - Removal flags an entry and leaves it in place (a tombstone); registration
 ///   appends. When more than half of a buffer is tombstones, it is compacted;
-///   when it is full, the entries still registered and alive go to a buffer
-///   with half as much room again. Each costs O(n) and follows at least n/2
-///   registrations or removals, so both are amortized O(1), and the storage
-///   stays proportional to the live observers however many die unremoved.
+///   when it is full, its entries go to a buffer with half as much room again.
+///   Each costs O(n) and follows at least n/3 registrations or removals, so
+///   both are amortized O(1).
+/// - Observers that die unremoved are dropped by sweeps: rebuilds that load
+///   every entry's object and keep only those alive. A full buffer is swept
+///   once it has doubled since the last sweep, so the capacity stays below
+///   three times the number of observers alive at the last sweep, however
+///   many die, while loading objects (two atomic operations on each one's
+///   side table) stays rarer than registering them.
 /// - Entries move (by a bitwise move, with no reference counting) only when no
 ///   broadcast reads the buffer. If one does, the storage copies the entries to
 ///   a new buffer instead, flags the old words as moved and keeps the old
@@ -60,6 +65,9 @@ struct _ObserverStorage<Payload>: ~Copyable, @unchecked Sendable {
     var nextSequence: UInt64 = 0
     /// The number of entries in `buffer` flagged removed.
     var tombstones = 0
+    /// How many entries were alive at the last sweep: the last time a
+    /// rebuild looked at every object to drop the dead.
+    var sweptLive = 0
 
     init(buffer: Buffer) { self.buffer = buffer }
   }
@@ -85,22 +93,28 @@ struct _ObserverStorage<Payload>: ~Copyable, @unchecked Sendable {
   ///   identity, one per object (`MulticastDelegate`), or are their own
   ///   handles (the events), so that one object may hold many.
   init(keyed: Bool) {
-    let lockOffset = (MemoryLayout<State>.stride + _Lock.alignment - 1) & ~(_Lock.alignment - 1)
+    // One allocation: the state, the lock, and the first, empty buffer.
+    func aligned(_ offset: Int, _ alignment: Int) -> Int {
+      (offset + alignment - 1) & ~(alignment - 1)
+    }
+    let lockOffset = aligned(MemoryLayout<State>.stride, _Lock.alignment)
+    let bufferOffset = aligned(lockOffset + _Lock.byteCount, Buffer.alignment)
     let memory = UnsafeMutableRawPointer.allocate(
-      byteCount: lockOffset + _Lock.byteCount,
-      alignment: Swift.max(MemoryLayout<State>.alignment, _Lock.alignment))
+      byteCount: bufferOffset + Buffer.byteCount(capacity: 0, indexed: keyed),
+      alignment: Swift.max(MemoryLayout<State>.alignment, _Lock.alignment, Buffer.alignment))
+    let empty = Buffer.initialize(at: memory + bufferOffset, capacity: 0, indexed: keyed)
     state = memory.bindMemory(to: State.self, capacity: 1)
-    state.initialize(to: State(buffer: .allocate(capacity: 0, indexed: keyed)))
+    state.initialize(to: State(buffer: empty))
     lock = _Lock(initializing: memory + lockOffset)
   }
 
   deinit {
     // No broadcast can be running: each borrows the storage's owner.
     let state = self.state.move()
-    lock.destroy()
-    self.state.deallocate()
     state.buffer.deallocate()
     for buffer in state.retired { buffer.deallocate() }
+    lock.destroy()
+    self.state.deallocate()
   }
 
   /// Runs `body` on the state with the lock held, then releases what it
@@ -150,7 +164,13 @@ extension _ObserverStorage.State {
   mutating func append(
     _ object: AnyObject, payload: Payload, _ garbage: inout _ObserverStorage.Garbage
   ) -> (position: Int, sequence: UInt64) {
-    if buffer.isFull { rebuild(reserving: 1, &garbage) }
+    if buffer.isFull {
+      if buffer.readers == 0 && buffer.capacity < 2 * Swift.max(sweptLive, Self.minimumCapacity) {
+        grow(&garbage)
+      } else {
+        rebuild(reserving: 1, &garbage)
+      }
+    }
     let sequence = nextSequence
     let position = buffer.append(
       _ObserverEntry(object: object, payload: payload), word: _EntryWord(sequence: sequence))
@@ -195,7 +215,7 @@ extension _ObserverStorage.State {
         Self.drop(entries + position, &garbage)
       } else {
         if kept != position {
-          (entries + kept).moveInitialize(from: entries + position, count: 1)
+          _ObserverBuffer.move(from: entries + position, to: entries + kept)
           words[kept] = words[position]
         }
         kept += 1
@@ -209,8 +229,31 @@ extension _ObserverStorage.State {
     }
   }
 
+  /// Moves every entry to a buffer with half as much room again, and drops
+  /// the tombstones; no broadcast may read the buffer.
+  private mutating func grow(_ garbage: inout _ObserverStorage.Garbage) {
+    let old = buffer
+    let (words, entries) = (old.words, old.entries)
+    let replacement = _ObserverBuffer<Payload>.allocate(
+      capacity: Swift.max(Self.minimumCapacity, old.capacity + old.capacity / 2 + 1),
+      indexed: old.index != nil)
+    for position in 0..<old.count {
+      // Only full buffers grow, and a full buffer holds few tombstones:
+      // removals compact it when they are half of it.
+      if _EntryWord(rawValue: words[position]).isRemoved {
+        Self.drop(entries + position, &garbage)
+      } else {
+        replacement.appendMoving(from: entries + position, word: _EntryWord(rawValue: words[position]))
+      }
+    }
+    old.count = 0
+    old.deallocate()
+    buffer = replacement
+    tombstones = 0
+  }
+
   /// Replaces the buffer with one holding the entries still registered and
-  /// alive, with room for half as many again plus `extra`.
+  /// alive, with room for half as many again plus `extra`: a sweep.
   ///
   /// The strong references taken to test liveness go to `garbage`, to be
   /// released after unlocking: releasing one here could run a deinitializer
@@ -221,9 +264,10 @@ extension _ObserverStorage.State {
     var kept: [Int] = []
     for position in 0..<old.count where !_EntryWord(rawValue: words[position]).isRemoved {
       guard let object = entries[position].object else { continue }
-      garbage.objects.append(object)
+      garbage.objects.append(consume object)
       kept.append(position)
     }
+    sweptLive = kept.count
     let replacement = _ObserverBuffer<Payload>.allocate(
       capacity: Swift.max(Self.minimumCapacity, kept.count + kept.count / 2 + extra),
       indexed: old.index != nil)
@@ -232,7 +276,7 @@ extension _ObserverStorage.State {
       var next = 0
       for position in 0..<old.count {
         if next < kept.count && kept[next] == position {
-          _ = replacement.append((entries + position).move(), word: _EntryWord(rawValue: words[position]))
+          replacement.appendMoving(from: entries + position, word: _EntryWord(rawValue: words[position]))
           next += 1
         } else {
           Self.drop(entries + position, &garbage)
