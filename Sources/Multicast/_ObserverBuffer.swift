@@ -1,11 +1,12 @@
 public import _MulticastAtomics
 
 /// A fixed-capacity, append-only run of registrations in registration order,
-/// in one allocation: a header, the entries' words, the entries, and, for a
-/// storage keyed by identity, the index of their positions.
+/// in one allocation: a header, the registrations' words, entries and
+/// payloads, and, for a storage keyed by identity, the index of their
+/// positions.
 ///
 /// ```
-/// | header | word 0 ... word c-1 | entry 0 ... entry c-1 | index slots |
+/// | header | words 0..<c | entries 0..<c | payloads 0..<c | index slots |
 /// ```
 ///
 /// A broadcast reads the entries below the count it saw under the storage's
@@ -35,7 +36,7 @@ struct _ObserverBuffer<Payload> {
   }
 
   @usableFromInline
-  typealias Entry = _ObserverEntry<Payload>
+  typealias Entry = _ObserverEntry
 
   @inlinable
   init(base: UnsafeMutableRawPointer) { self.base = base }
@@ -51,8 +52,15 @@ struct _ObserverBuffer<Payload> {
     return (wordsOffset + capacity * MemoryLayout<UInt64>.stride + alignment - 1) & ~(alignment - 1)
   }
 
+  @inlinable
+  static func payloadsOffset(capacity: Int) -> Int {
+    let alignment = MemoryLayout<Payload>.alignment
+    return (entriesOffset(capacity: capacity) + capacity * MemoryLayout<Entry>.stride
+      + alignment - 1) & ~(alignment - 1)
+  }
+
   private static func indexOffset(capacity: Int) -> Int {
-    entriesOffset(capacity: capacity) + capacity * MemoryLayout<Entry>.stride
+    (payloadsOffset(capacity: capacity) + capacity * MemoryLayout<Payload>.stride + 3) & ~3
   }
 
   /// Allocates an empty buffer with room for `capacity` entries, indexed by
@@ -72,7 +80,9 @@ struct _ObserverBuffer<Payload> {
 
   /// The alignment of a buffer's memory.
   static var alignment: Int {
-    Swift.max(MemoryLayout<Header>.alignment, MemoryLayout<Entry>.alignment, 8)
+    Swift.max(
+      MemoryLayout<Header>.alignment, MemoryLayout<Entry>.alignment,
+      MemoryLayout<Payload>.alignment, 8)
   }
 
   /// Makes an empty buffer of `capacity` entries in `memory`, which must
@@ -99,6 +109,7 @@ struct _ObserverBuffer<Payload> {
   @usableFromInline
   func deallocate() {
     entries.deinitialize(count: count)
+    payloads.deinitialize(count: count)
     if capacity > 0 { base.deallocate() }
   }
 
@@ -135,6 +146,11 @@ struct _ObserverBuffer<Payload> {
     (base + Self.entriesOffset(capacity: capacity)).assumingMemoryBound(to: Entry.self)
   }
 
+  @inlinable
+  var payloads: UnsafeMutablePointer<Payload> {
+    (base + Self.payloadsOffset(capacity: capacity)).assumingMemoryBound(to: Payload.self)
+  }
+
   /// The index of keyed entries' positions, or `nil` for a storage whose
   /// registrations are their own handles.
   var index: _PositionIndex? {
@@ -162,36 +178,36 @@ struct _ObserverBuffer<Payload> {
   /// Appends an entry; the buffer must not be full. Call with the lock held.
   ///
   /// - Returns: The entry's position.
-  func append(_ entry: consuming Entry, word: _EntryWord) -> Int {
+  func append(_ entry: consuming Entry, payload: Payload, word: _EntryWord) -> Int {
     let position = count
     precondition(position < capacity, "appending to a full buffer")
     let key = entry.key
     (entries + position).initialize(to: entry)
+    (payloads + position).initialize(to: payload)
     words[position] = word.rawValue
     index?.insert(key, at: position)
     count = position + 1
     return position
   }
 
-  /// Appends the entry at `source`, moving it out of there; the buffer must
-  /// not be full. Call with the lock held.
-  func appendMoving(from source: UnsafeMutablePointer<Entry>, word: _EntryWord) {
-    let position = count
-    precondition(position < capacity, "appending to a full buffer")
-    Self.move(from: source, to: entries + position)
-    words[position] = word.rawValue
-    index?.insert(entries[position].key, at: position)
-    count = position + 1
+  /// Appends the registration at `position` of `other`, moving it out of
+  /// there; this buffer must not be full. Call with the lock held.
+  func appendMoving(_ position: Int, of other: _ObserverBuffer) {
+    let destination = count
+    precondition(destination < capacity, "appending to a full buffer")
+    (entries + destination).initialize(to: (other.entries + position).move())
+    (payloads + destination).initialize(to: (other.payloads + position).move())
+    words[destination] = other.words[position]
+    index?.insert(entries[destination].key, at: destination)
+    count = destination + 1
   }
 
-  /// Moves the entry at `source` to the uninitialized `destination`.
-  ///
-  /// One element at a time, so that the specialized code moves the fields
-  /// itself rather than through the generic entry's value witness.
-  static func move(
-    from source: UnsafeMutablePointer<Entry>, to destination: UnsafeMutablePointer<Entry>
-  ) {
-    destination.initialize(to: source.move())
+  /// Moves the registration at `source` to the free `destination` of this
+  /// buffer. Call with the lock held.
+  func move(_ source: Int, to destination: Int) {
+    (entries + destination).initialize(to: (entries + source).move())
+    (payloads + destination).initialize(to: (payloads + source).move())
+    words[destination] = words[source]
   }
 
   /// The first position below `count` whose sequence is at least `sequence`.

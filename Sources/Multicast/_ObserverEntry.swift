@@ -1,11 +1,13 @@
-/// One registration, stored inline in an ``_ObserverBuffer``: a weak
-/// reference to an object, the identity it had, and what a face attaches.
+/// One registration's object, stored inline in an ``_ObserverBuffer``: a weak
+/// reference to it and the identity it had.
 ///
-/// Its place in registration order and its removed flag are kept apart, in
-/// the buffer's ``_EntryWord``s, because broadcasts read them without the
-/// lock.
+/// The rest of the registration lies beside it in the buffer: its place in
+/// registration order and its flags in an ``_EntryWord``, which broadcasts
+/// read atomically, and what a face attaches, its payload. The entry is not
+/// generic, so that specialized code moves it field by field rather than
+/// through a generic value witness.
 @usableFromInline
-struct _ObserverEntry<Payload> {
+struct _ObserverEntry {
   /// The registered object, set once.
   ///
   /// Loading a weak reference is safe while another thread is releasing the
@@ -18,15 +20,10 @@ struct _ObserverEntry<Payload> {
   /// the object is gone, when `object` reads `nil`.
   @usableFromInline
   let key: ObjectIdentifier
-  /// What a face attaches to the registration: for `MulticastDelegate`, how
-  /// to rebuild the observer; for events, the handler.
-  @usableFromInline
-  let payload: Payload
 
-  init(object: AnyObject, payload: Payload) {
+  init(object: AnyObject) {
     self.object = object
     self.key = ObjectIdentifier(object)
-    self.payload = payload
   }
 }
 

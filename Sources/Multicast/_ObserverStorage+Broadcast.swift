@@ -3,7 +3,8 @@
 @usableFromInline
 struct _BroadcastCursor<Payload> {
   @usableFromInline var buffer: _ObserverBuffer<Payload>
-  @usableFromInline var entries: UnsafeMutablePointer<_ObserverEntry<Payload>>
+  @usableFromInline var entries: UnsafeMutablePointer<_ObserverEntry>
+  @usableFromInline var payloads: UnsafeMutablePointer<Payload>
   @usableFromInline var position: Int
   @usableFromInline var count: Int
   /// The sequence number that the next registration after the broadcast
@@ -14,6 +15,7 @@ struct _BroadcastCursor<Payload> {
   init(buffer: _ObserverBuffer<Payload>, position: Int, count: Int, end: UInt64) {
     self.buffer = buffer
     self.entries = buffer.entries
+    self.payloads = buffer.payloads
     self.position = position
     self.count = count
     self.end = end
@@ -38,7 +40,7 @@ extension _ObserverStorage {
       let word = cursor.buffer.word(at: cursor.position)
       if _fastPath(word.isCurrent) {
         if let object = cursor.entries[cursor.position].object {
-          guard try body(object, cursor.entries[cursor.position].payload) else { return }
+          guard try body(object, cursor.payloads[cursor.position]) else { return }
         }
       } else if !word.isRemoved {
         // Moved: go on in the buffer that replaced this one.

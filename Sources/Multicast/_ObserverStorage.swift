@@ -48,8 +48,6 @@ struct _ObserverStorage<Payload>: ~Copyable, @unchecked Sendable {
 
   @usableFromInline
   typealias Buffer = _ObserverBuffer<Payload>
-  @usableFromInline
-  typealias Entry = _ObserverEntry<Payload>
 
   /// What the lock guards.
   @usableFromInline
@@ -77,8 +75,8 @@ struct _ObserverStorage<Payload>: ~Copyable, @unchecked Sendable {
   struct Garbage: ~Copyable {
     /// Strong references taken while telling live entries from dead ones.
     var objects: [AnyObject] = []
-    /// Entries dropped whose payloads are not plain data.
-    var entries: [Entry] = []
+    /// Payloads dropped that are not plain data.
+    var payloads: [Payload] = []
     /// Buffers to free, with the entries left in them.
     var buffers: [Buffer] = []
 
@@ -173,7 +171,7 @@ extension _ObserverStorage.State {
     }
     let sequence = nextSequence
     let position = buffer.append(
-      _ObserverEntry(object: object, payload: payload), word: _EntryWord(sequence: sequence))
+      _ObserverEntry(object: object), payload: payload, word: _EntryWord(sequence: sequence))
     nextSequence += 1
     return (position, sequence)
   }
@@ -212,12 +210,9 @@ extension _ObserverStorage.State {
     var kept = 0
     for position in 0..<buffer.count {
       if _EntryWord(rawValue: words[position]).isRemoved {
-        Self.drop(entries + position, &garbage)
+        Self.drop(position, of: buffer, &garbage)
       } else {
-        if kept != position {
-          _ObserverBuffer.move(from: entries + position, to: entries + kept)
-          words[kept] = words[position]
-        }
+        if kept != position { buffer.move(position, to: kept) }
         kept += 1
       }
     }
@@ -233,17 +228,16 @@ extension _ObserverStorage.State {
   /// the tombstones; no broadcast may read the buffer.
   private mutating func grow(_ garbage: inout _ObserverStorage.Garbage) {
     let old = buffer
-    let (words, entries) = (old.words, old.entries)
     let replacement = _ObserverBuffer<Payload>.allocate(
       capacity: Swift.max(Self.minimumCapacity, old.capacity + old.capacity / 2 + 1),
       indexed: old.index != nil)
     for position in 0..<old.count {
       // Only full buffers grow, and a full buffer holds few tombstones:
       // removals compact it when they are half of it.
-      if _EntryWord(rawValue: words[position]).isRemoved {
-        Self.drop(entries + position, &garbage)
+      if _EntryWord(rawValue: old.words[position]).isRemoved {
+        Self.drop(position, of: old, &garbage)
       } else {
-        replacement.appendMoving(from: entries + position, word: _EntryWord(rawValue: words[position]))
+        replacement.appendMoving(position, of: old)
       }
     }
     old.count = 0
@@ -276,10 +270,10 @@ extension _ObserverStorage.State {
       var next = 0
       for position in 0..<old.count {
         if next < kept.count && kept[next] == position {
-          replacement.appendMoving(from: entries + position, word: _EntryWord(rawValue: words[position]))
+          replacement.appendMoving(position, of: old)
           next += 1
         } else {
-          Self.drop(entries + position, &garbage)
+          Self.drop(position, of: old, &garbage)
         }
       }
       old.count = 0
@@ -287,7 +281,9 @@ extension _ObserverStorage.State {
     } else {
       // Broadcasts read the old buffer: copy what stays, and send them over.
       for position in kept {
-        _ = replacement.append(entries[position], word: _EntryWord(rawValue: words[position]))
+        _ = replacement.append(
+          entries[position], payload: old.payloads[position],
+          word: _EntryWord(rawValue: words[position]))
       }
       for position in 0..<old.count {
         old.setWord(_EntryWord(rawValue: words[position]).adding(_EntryWord.movedFlag), at: position)
@@ -298,17 +294,19 @@ extension _ObserverStorage.State {
     tombstones = 0
   }
 
-  /// Ends the entry at `entry`, whose payload may need releasing after the
-  /// lock is released.
+  /// Ends the registration at `position` of `buffer`. Its payload, unless it
+  /// is plain data, is released after the lock is: a handler's captures may
+  /// run user code when they go.
   private static func drop(
-    _ entry: UnsafeMutablePointer<_ObserverEntry<Payload>>,
+    _ position: Int, of buffer: _ObserverBuffer<Payload>,
     _ garbage: inout _ObserverStorage.Garbage
   ) {
+    // Destroying a weak reference runs no user code.
+    (buffer.entries + position).deinitialize(count: 1)
     if _isPOD(Payload.self) {
-      // Destroying a weak reference and plain data runs no user code.
-      entry.deinitialize(count: 1)
+      (buffer.payloads + position).deinitialize(count: 1)
     } else {
-      garbage.entries.append(entry.move())
+      garbage.payloads.append((buffer.payloads + position).move())
     }
   }
 }

@@ -36,14 +36,14 @@ struct _PositionIndex {
   }
 
   /// The position filed under `key`, if any.
-  func position<Payload>(
-    of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry<Payload>>
+  func position(
+    of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>
   ) -> Int? {
     slot(of: key, in: entries).map { Int(slots[$0]) }
   }
 
-  private func slot<Payload>(
-    of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry<Payload>>
+  private func slot(
+    of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>
   ) -> Int? {
     var slot = home(of: key)
     while slots[slot] != Self.empty {
@@ -62,8 +62,8 @@ struct _PositionIndex {
 
   /// Removes `key`, shifting back the keys after it so that no probe
   /// sequence is broken.
-  func remove<Payload>(
-    _ key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry<Payload>>
+  func remove(
+    _ key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>
   ) {
     guard var hole = slot(of: key, in: entries) else { return }
     var next = (hole + 1) & mask
