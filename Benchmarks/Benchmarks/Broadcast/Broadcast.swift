@@ -1,5 +1,6 @@
 import Benchmark
 import Designs
+import Dispatch
 import Multicast
 
 // Every broadcast benchmark makes `repeats(n)` broadcasts to `n` observers per
@@ -72,20 +73,120 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
-  // Adding then removing n observers: 2n operations per iteration. Flat cost
-  // per operation from n = 100 to n = 100,000 means O(1) operations.
-  for n in [100, 100_000] {
+  // The faces at 1,000 subscribers, beside the designs they replace: an event
+  // in target form against a protocol broadcast (same work: a weak load and a
+  // call), closure subscriptions against OpenCombine sinks, and an observable
+  // value against CurrentValueSubject.
+  let faces = 1_000
+  broadcastBenchmark("event-target", observers: faces, configuration: configuration) {
+    observers in
+    let sender = EventSender<Int>()
+    for observer in observers { sender.event.observe(observer) { $0.tick($1) } }
+    return { value in sender.send(value) }
+  }
+  broadcastBenchmark("event-closure", observers: faces, configuration: configuration) {
+    observers in
+    let sender = EventSender<Int>()
+    var subscriptions: [Subscription] = []
+    for observer in observers {
+      subscriptions.append(sender.event.observe { [weak observer] in observer?.tick($0) })
+    }
+    return { value in withExtendedLifetime(subscriptions) { sender.send(value) } }
+  }
+  broadcastBenchmark("observable-value", observers: faces, configuration: configuration) {
+    observers in
+    let volume = ObservableValue(0)
+    for observer in observers { volume.observe(observer) { observer, _, new in observer.tick(new) } }
+    return { value in volume.value = value }
+  }
+  broadcastBenchmark("currentvaluesubject", observers: faces, configuration: configuration) {
+    observers in
+    let design = CombineValueDesign()
+    for observer in observers { design.add(observer) }
+    return { value in design.assign(value) }
+  }
+
+  // Adding then removing n observers to a new subject: 2n operations, repeated
+  // to make about 10,000 per iteration. Flat cost per operation from n = 100
+  // to n = 100,000 means O(1) operations.
+  for n in [1, 10, 100, 100_000] {
+    let rounds = max(1, 5_000 / n)
     let observers = makeObservers(n)
-    Benchmark(
-      "add+remove multicast n=\(n) x\(2 * n)",
-      configuration: .init(
-        metrics: [.throughput, .wallClock, .mallocCountTotal], warmupIterations: 2,
-        maxDuration: .seconds(2), maxIterations: n == 100 ? 5_000 : 20)
-    ) { _ in
-      let delegate = MulticastDelegate<any TickObserver>()
-      for observer in observers { delegate.addObserver(observer) }
-      for observer in observers { delegate.removeObserver(observer) }
-      blackHole(delegate)
+    let churn = Benchmark.Configuration(
+      metrics: [.throughput, .wallClock, .mallocCountTotal], warmupIterations: 2,
+      maxDuration: .seconds(1), maxIterations: n == 100_000 ? 20 : 2_000)
+    Benchmark("add+remove multicast n=\(n) x\(2 * n * rounds)", configuration: churn) { _ in
+      for _ in 0..<rounds {
+        let delegate = MulticastDelegate<any TickObserver>()
+        for observer in observers { delegate.addObserver(observer) }
+        for observer in observers { delegate.removeObserver(observer) }
+        blackHole(delegate)
+      }
+    }
+    Benchmark("add+remove dictionary n=\(n) x\(2 * n * rounds)", configuration: churn) { _ in
+      for _ in 0..<rounds {
+        let design = DictionaryDesign()
+        for observer in observers { design.add(observer) }
+        for observer in observers { design.remove(observer) }
+        blackHole(design)
+      }
     }
   }
+
+  // Subscribing then cancelling 100 closure subscribers.
+  do {
+    let n = 100
+    let rounds = 50
+    let observers = makeObservers(n)
+    let churn = Benchmark.Configuration(
+      metrics: [.throughput, .wallClock, .mallocCountTotal], warmupIterations: 2,
+      maxDuration: .seconds(1), maxIterations: 2_000)
+    Benchmark("subscribe+cancel event n=\(n) x\(2 * n * rounds)", configuration: churn) { _ in
+      for _ in 0..<rounds {
+        let sender = EventSender<Int>()
+        var subscriptions: [Subscription] = []
+        subscriptions.reserveCapacity(n)
+        for observer in observers {
+          subscriptions.append(sender.event.observe { [weak observer] in observer?.tick($0) })
+        }
+        for subscription in subscriptions { subscription.cancel() }
+        blackHole(sender)
+      }
+    }
+    Benchmark("subscribe+cancel opencombine n=\(n) x\(2 * n * rounds)", configuration: churn) {
+      _ in
+      for _ in 0..<rounds {
+        let design = CombineDesign()
+        design.subscribeThenCancel(observers)
+        blackHole(design)
+      }
+    }
+  }
+
+  // One and two threads broadcasting through one subject to 10 observers:
+  // each thread makes the same number of broadcasts, so perfect scaling
+  // takes as long with two threads as with one.
+  let listeners: [any SharedTickObserver] = (0..<10).map { _ in Listener() }
+  let shared = MulticastDelegate<any SharedTickObserver>()
+  let sharedPeer = SharedLockAndCopyDesign()
+  for listener in listeners {
+    shared.addObserver(listener)
+    sharedPeer.add(listener)
+  }
+  let threadRounds = 20_000
+  for threads in [1, 2] {
+    Benchmark("threads multicast t=\(threads) n=10 x\(threadRounds)", configuration: configuration) {
+      _ in
+      DispatchQueue.concurrentPerform(iterations: threads) { _ in
+        for round in 0..<threadRounds { shared { $0.tick(round) } }
+      }
+    }
+    Benchmark("threads lock+copy t=\(threads) n=10 x\(threadRounds)", configuration: configuration) {
+      _ in
+      DispatchQueue.concurrentPerform(iterations: threads) { _ in
+        for round in 0..<threadRounds { sharedPeer.broadcast(round) }
+      }
+    }
+  }
+  blackHole(listeners)
 }

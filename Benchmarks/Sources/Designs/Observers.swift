@@ -25,3 +25,16 @@ package final class Counter: TickObserver {
 package func makeObservers(_ count: Int) -> [any TickObserver] {
   (0..<count).map { $0.isMultiple(of: 2) ? Accumulator() as any TickObserver : Counter() }
 }
+
+/// The observer protocol for broadcasts from several threads at once: its
+/// observers are `Sendable`, so a multicast delegate of them is too.
+package protocol SharedTickObserver: AnyObject, Sendable {
+  func tick(_ value: Int)
+}
+
+/// An observer that may be called from any thread: it keeps no state, so
+/// two threads calling it at once share nothing but the call.
+package final class Listener: SharedTickObserver {
+  package init() {}
+  package func tick(_ value: Int) {}
+}

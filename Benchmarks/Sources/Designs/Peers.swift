@@ -94,9 +94,64 @@ package final class CombineDesign {
   package let subject = PassthroughSubject<Int, Never>()
   private var cancellables: [AnyCancellable] = []
   package func add(_ observer: any TickObserver) {
-    subject.sink { [weak observer] value in observer?.tick(value) }.store(in: &cancellables)
+    subscribe(observer).store(in: &cancellables)
+  }
+  /// A sink that calls `observer` weakly, as a subscriber usually writes it.
+  package func subscribe(_ observer: any TickObserver) -> AnyCancellable {
+    subject.sink { [weak observer] value in observer?.tick(value) }
   }
   package func broadcast(_ value: Int) { subject.send(value) }
+
+  /// Subscribes every observer with a sink, then cancels every sink.
+  package func subscribeThenCancel(_ observers: [any TickObserver]) {
+    var cancellables: [AnyCancellable] = []
+    cancellables.reserveCapacity(observers.count)
+    for observer in observers { cancellables.append(subscribe(observer)) }
+    for cancellable in cancellables { cancellable.cancel() }
+  }
+}
+
+/// OpenCombine's CurrentValueSubject with one sink per observer: the peer of
+/// an observable value.
+package final class CombineValueDesign {
+  package init() {}
+  package let subject = CurrentValueSubject<Int, Never>(0)
+  private var cancellables: [AnyCancellable] = []
+  package func add(_ observer: any TickObserver) {
+    // Combine delivers the current value on subscribing; skip it, as an
+    // observer of changes would.
+    subject.dropFirst().sink { [weak observer] value in observer?.tick(value) }
+      .store(in: &cancellables)
+  }
+  package func assign(_ value: Int) { subject.value = value }
+}
+
+/// Lock and copy for observers that may be called from any thread, so that
+/// two threads can broadcast through one subject.
+package final class SharedLockAndCopyDesign: @unchecked Sendable {
+  // @unchecked Sendable: `boxes` is read and written only with `lock` held,
+  // and the observers it hands out are Sendable.
+  private final class WeakBox {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
+  }
+  private let lock = NSLock()
+  private var boxes: [WeakBox] = []
+
+  package init() {}
+
+  package func add(_ observer: any SharedTickObserver) {
+    lock.lock()
+    defer { lock.unlock() }
+    boxes.append(WeakBox(observer))
+  }
+
+  package func broadcast(_ value: Int) {
+    lock.lock()
+    let observers = boxes.compactMap { $0.object as? any SharedTickObserver }
+    lock.unlock()
+    for observer in observers { observer.tick(value) }
+  }
 }
 
 /// NotificationCenter with block observers, the value passed in `userInfo`.

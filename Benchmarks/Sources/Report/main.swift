@@ -111,12 +111,57 @@ for n in sizes {
   print("| \(n) | " + cells.joined(separator: " | ") + " |")
 }
 
+/// Nanoseconds per operation of the benchmark whose name starts with
+/// `prefix`, from its `xN` suffix, the number of operations per iteration.
+func perOperation(_ prefix: String) -> (nanoseconds: Double, allocations: Double) {
+  guard let (name, measurement) = measurements.first(where: { $0.key.hasPrefix(prefix + "_x") }),
+    let operations = Double(name.split(separator: "x").last ?? "")
+  else { return (.nan, .nan) }
+  return (measurement.nanoseconds / operations, measurement.allocations / operations)
+}
+
 print("\n### Add then remove: nanoseconds per operation (median)\n")
-print("| observers | multicast |")
-print("|---:|---:|")
-for n in [100, 100_000] {
-  let measurement = measurements["add+remove_multicast_n=\(n)_x\(2 * n)"]
-  print("| \(n) | " + format((measurement?.nanoseconds ?? .nan) / Double(2 * n)) + " |")
+print("| observers | multicast | dictionary | multicast / dictionary |")
+print("|---:|---:|---:|---:|")
+for n in [1, 10, 100, 100_000] {
+  let ours = perOperation("add+remove_multicast_n=\(n)").nanoseconds
+  let peer = perOperation("add+remove_dictionary_n=\(n)").nanoseconds
+  print("| \(n) | \(format(ours)) | \(format(peer)) | \(format(ours / peer, digits: 2)) |")
+}
+
+print("\n### Closures and values at 1,000 subscribers: nanoseconds per subscriber (median)\n")
+print("| face | ns | allocations per send | compared with | ns | ratio |")
+print("|---|---:|---:|---|---:|---:|")
+for (face, peer) in [
+  ("event-target", "multicast"), ("event-closure", "opencombine"),
+  ("observable-value", "currentvaluesubject"),
+] {
+  let ours = perObserver(face, 1_000)
+  let theirs = perObserver(peer, 1_000)
+  let allocations = (measurements["broadcast_\(face)_n=1000_x10"]?.allocations ?? .nan) / 10
+  print(
+    "| \(face) | \(format(ours)) | \(format(allocations, digits: 2)) | \(peer) | \(format(theirs)) "
+      + "| \(format(ours / theirs, digits: 2)) |")
+}
+
+print("\n### Subscribe then cancel 100 closure subscribers: nanoseconds per operation (median)\n")
+let subscribing = perOperation("subscribe+cancel_event_n=100")
+let sinking = perOperation("subscribe+cancel_opencombine_n=100")
+print("| event | opencombine | opencombine / event | event allocations per subscribe |")
+print("|---:|---:|---:|---:|")
+print(
+  "| \(format(subscribing.nanoseconds)) | \(format(sinking.nanoseconds)) "
+    + "| \(format(sinking.nanoseconds / subscribing.nanoseconds, digits: 2)) "
+    + "| \(format(subscribing.allocations * 2, digits: 2)) |")
+
+print("\n### Two threads broadcasting through one subject to 10 observers\n")
+print("Throughput with two threads over throughput with one (2.0 is perfect scaling).\n")
+print("| design | one thread, ns per broadcast | two threads, ns per broadcast | scaling |")
+print("|---|---:|---:|---:|")
+for design in ["multicast", "lock+copy"] {
+  let one = perOperation("threads_\(design)_t=1_n=10").nanoseconds
+  let two = perOperation("threads_\(design)_t=2_n=10").nanoseconds
+  print("| \(design) | \(format(one)) | \(format(two / 2)) | \(format(2 * one / two, digits: 2)) |")
 }
 
 print("\n### Heap bytes per registered observer (glibc, chunk overhead included)\n")
