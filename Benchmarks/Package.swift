@@ -1,4 +1,7 @@
 // swift-tools-version: 6.1
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 import PackageDescription
 
 // The library is the package one folder up. SwiftPM names a path dependency

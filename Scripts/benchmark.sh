@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 the swift-multicast authors.
+# Licensed under the Apache License, Version 2.0; see LICENSE.
 # Runs every benchmark of the Benchmarks package in one run and prints one
 # table: nanoseconds per observer per broadcast for each design and size, the
 # ratios, allocations per broadcast, add/remove cost and bytes per observer.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 the swift-multicast authors.
+# Licensed under the Apache License, Version 2.0; see LICENSE.
 # Builds the DocC documentation of the Multicast module with the toolchain
 # alone (no plugin), into docs-site/, failing on any warning, such as a broken
 # symbol link. Checks first that every Swift snippet of the articles is also in

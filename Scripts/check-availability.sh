@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 the swift-multicast authors.
+# Licensed under the Apache License, Version 2.0; see LICENSE.
 # Type-checks the library for the oldest Apple platform it supports, here on
 # Linux, so that no API newer than macOS 10.15 (iOS 13) slips in: `Atomic`,
 # `Mutex` and casts of noncopyable generics need macOS 15, for instance.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 the swift-multicast authors.
+# Licensed under the Apache License, Version 2.0; see LICENSE.
 # Measures line coverage of the library (Sources/Multicast only) by the whole
 # test suite and fails below the threshold (95% unless given).
 #

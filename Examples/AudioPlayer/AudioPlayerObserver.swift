@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// What an ``AudioPlayer`` tells its observers: one method per change of
 /// state.
 ///

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// A request to an ``AudioPlayer``, as a person types it: `play N`, `pause`,
 /// `resume`, `next`, `stop` or `quit`.
 public enum Command: Equatable, Sendable {

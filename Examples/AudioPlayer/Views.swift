@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// Shows the title and duration of the item that starts playing, and nothing
 /// else: it implements one method of ``AudioPlayerObserver``.
 public final class NowPlayingView: AudioPlayerObserver {

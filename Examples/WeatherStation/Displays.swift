@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// Formats a number with one decimal, such as `39.0`.
 func oneDecimal(_ value: Double) -> String {
   let tenths = (value * 10).rounded()

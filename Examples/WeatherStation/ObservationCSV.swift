@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// Reads observations in the CSV layout of the nycflights13 weather table:
 /// a header line naming the columns, then one observation per line, with
 /// `NA` for a value the station did not report.

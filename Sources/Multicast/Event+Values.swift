@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// What keeps a stream's subscription alive: only the stream's termination
 /// handler holds it, so the subscription dies when the stream ends.
 private final class StreamAnchor: Sendable {}

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// An event that can be observed: what the owner of an ``EventSender`` exposes.
 ///
 /// An `Event` offers ways to subscribe and none to send, so only the owner

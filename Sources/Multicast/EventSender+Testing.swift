@@ -1,10 +1,15 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 // What tests look at beyond the public API.
 
 extension EventSender {
   /// The number of registration slots the storage holds.
   var storageCapacity: Int { core.storage.capacity }
 
-  /// The number of live subscriptions. O(n).
+  /// The number of live subscriptions.
+  ///
+  /// O(n).
   var liveCount: Int { core.storage.liveCount }
 
   /// Checks the internal consistency of the storage; traps if it is broken.

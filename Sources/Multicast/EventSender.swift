@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// The sending side of an event: what its owner keeps private.
 ///
 /// An `EventSender` is for closures what ``MulticastDelegate`` is for

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 // A class-bound existential is laid out as the object pointer followed by one
 // witness table pointer per protocol; a class reference is the pointer alone.
 // Recording the witness table when an observer is added lets a broadcast

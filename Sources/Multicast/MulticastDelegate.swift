@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// A list of weakly held observers that a subject calls in registration order.
 ///
 /// A subject keeps one `MulticastDelegate` for an observer protocol, lets

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// A value whose observers hear each change, with the old and the new value.
 ///
 /// ```swift

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// A handle on one subscription to an ``Event`` or an ``ObservableValue``.
 ///
 /// How long a subscription lasts depends on how it was made:

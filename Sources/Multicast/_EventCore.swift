@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// The registry behind one event: the shared storage, keyed by subscription,
 /// with the owner's first- and last-observer notices.
 final class _EventCore<Value> {

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 public import _MulticastAtomics
 
 /// A fixed-capacity, append-only run of registrations in registration order,
@@ -55,7 +58,8 @@ struct _ObserverBuffer<Payload> {
   @inlinable
   static func payloadsOffset(capacity: Int) -> Int {
     let alignment = MemoryLayout<Payload>.alignment
-    return (entriesOffset(capacity: capacity) + capacity * MemoryLayout<Entry>.stride
+    return
+      (entriesOffset(capacity: capacity) + capacity * MemoryLayout<Entry>.stride
       + alignment - 1) & ~(alignment - 1)
   }
 
@@ -68,7 +72,8 @@ struct _ObserverBuffer<Payload> {
   static func allocate(capacity: Int, indexed: Bool) -> _ObserverBuffer {
     precondition(capacity > 0, "only the empty buffer has no room, and it is embedded")
     return initialize(
-      at: .allocate(byteCount: byteCount(capacity: capacity, indexed: indexed), alignment: alignment),
+      at: .allocate(
+        byteCount: byteCount(capacity: capacity, indexed: indexed), alignment: alignment),
       capacity: capacity, indexed: indexed)
   }
 
@@ -175,7 +180,9 @@ struct _ObserverBuffer<Payload> {
     _multicast_store_release(words + position, word.rawValue)
   }
 
-  /// Appends an entry; the buffer must not be full. Call with the lock held.
+  /// Appends an entry.
+  ///
+  /// The buffer must not be full. Call with the lock held.
   ///
   /// - Returns: The entry's position.
   func append(_ entry: consuming Entry, payload: Payload, word: _EntryWord) -> Int {
@@ -190,8 +197,9 @@ struct _ObserverBuffer<Payload> {
     return position
   }
 
-  /// Appends the registration at `position` of `other`, moving it out of
-  /// there; this buffer must not be full. Call with the lock held.
+  /// Appends the registration at `position` of `other`, moving it out.
+  ///
+  /// This buffer must not be full. Call with the lock held.
   func appendMoving(_ position: Int, of other: _ObserverBuffer) {
     let destination = count
     precondition(destination < capacity, "appending to a full buffer")
@@ -202,8 +210,9 @@ struct _ObserverBuffer<Payload> {
     count = destination + 1
   }
 
-  /// Moves the registration at `source` to the free `destination` of this
-  /// buffer. Call with the lock held.
+  /// Moves the registration at `source` to the free `destination`.
+  ///
+  /// Call with the lock held.
   func move(_ source: Int, to destination: Int) {
     (entries + destination).initialize(to: (entries + source).move())
     (payloads + destination).initialize(to: (payloads + source).move())

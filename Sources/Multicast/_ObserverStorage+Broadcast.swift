@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// Where a broadcast is: the buffer it reads, the next position, the count of
 /// positions it may visit, and the first sequence number it must not visit.
 @usableFromInline

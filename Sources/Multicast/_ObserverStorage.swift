@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// The registry behind every face of the library: registrations in order, in
 /// a buffer guarded by a lock, with the rules for removing and compacting.
 ///
@@ -143,7 +146,8 @@ struct _ObserverStorage<Payload>: ~Copyable, @unchecked Sendable {
     mutate { state, garbage in
       let buffer = state.buffer
       var removed = false
-      for position in 0..<buffer.count where !_EntryWord(rawValue: buffer.words[position]).isRemoved {
+      for position in 0..<buffer.count where !_EntryWord(rawValue: buffer.words[position]).isRemoved
+      {
         state.markRemoved(at: position)
         removed = true
       }
@@ -286,7 +290,8 @@ extension _ObserverStorage.State {
           word: _EntryWord(rawValue: words[position]))
       }
       for position in 0..<old.count {
-        old.setWord(_EntryWord(rawValue: words[position]).adding(_EntryWord.movedFlag), at: position)
+        old.setWord(
+          _EntryWord(rawValue: words[position]).adding(_EntryWord.movedFlag), at: position)
       }
       retired.append(old)
     }
@@ -294,9 +299,10 @@ extension _ObserverStorage.State {
     tombstones = 0
   }
 
-  /// Ends the registration at `position` of `buffer`. Its payload, unless it
-  /// is plain data, is released after the lock is: a handler's captures may
-  /// run user code when they go.
+  /// Ends the registration at `position` of `buffer`.
+  ///
+  /// Its payload, unless it is plain data, is released after the lock is: a
+  /// handler's captures may run user code when they go.
   private static func drop(
     _ position: Int, of buffer: _ObserverBuffer<Payload>,
     _ garbage: inout _ObserverStorage.Garbage

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// A hash index from an object's identity to its entry's position in a
 /// buffer: open addressing with linear probing over 32-bit positions, at most
 /// three quarters full.
@@ -87,7 +90,9 @@ struct _PositionIndex {
   /// The number of slots: what the index costs, in four-byte units.
   var slotCount: Int { mask + 1 }
 
-  /// The number of filed positions. O(slots).
+  /// The number of filed positions.
+  ///
+  /// O(slots).
   var count: Int {
     (0...mask).count { slots[$0] != Self.empty }
   }

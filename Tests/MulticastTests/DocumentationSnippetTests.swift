@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 // The code of the articles in Sources/Multicast/Multicast.docc, line for line.
 // Scripts/build-docs.sh fails if a Swift block of an article is not found
 // here, so the articles' code keeps compiling; each test checks the output

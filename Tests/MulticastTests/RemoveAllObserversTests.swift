@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 import Testing
 
 @testable import Multicast
@@ -16,7 +19,8 @@ struct RemoveAllObserversTests {
     #expect(delegate.count == 0)
     #expect(observers.allSatisfy { !delegate.contains($0) })
     #expect(delegate.pingAll(log) == [])
-    #expect(delegate.storageCapacity < 32, "capacity \(delegate.storageCapacity) after removing all")
+    #expect(
+      delegate.storageCapacity < 32, "capacity \(delegate.storageCapacity) after removing all")
   }
 
   @Test("Observers added after removeAllObservers are called in order", arguments: Path.allCases)

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 import Benchmark
 import Designs
 import Dispatch
@@ -96,7 +99,9 @@ let benchmarks: @Sendable () -> Void = {
   broadcastBenchmark("observable-value", observers: faces, configuration: configuration) {
     observers in
     let volume = ObservableValue(0)
-    for observer in observers { volume.observe(observer) { observer, _, new in observer.tick(new) } }
+    for observer in observers {
+      volume.observe(observer) { observer, _, new in observer.tick(new) }
+    }
     return { value in volume.value = value }
   }
   broadcastBenchmark("currentvaluesubject", observers: faces, configuration: configuration) {
@@ -175,13 +180,15 @@ let benchmarks: @Sendable () -> Void = {
   }
   let threadRounds = 20_000
   for threads in [1, 2] {
-    Benchmark("threads multicast t=\(threads) n=10 x\(threadRounds)", configuration: configuration) {
+    Benchmark("threads multicast t=\(threads) n=10 x\(threadRounds)", configuration: configuration)
+    {
       _ in
       DispatchQueue.concurrentPerform(iterations: threads) { _ in
         for round in 0..<threadRounds { shared { $0.tick(round) } }
       }
     }
-    Benchmark("threads lock+copy t=\(threads) n=10 x\(threadRounds)", configuration: configuration) {
+    Benchmark("threads lock+copy t=\(threads) n=10 x\(threadRounds)", configuration: configuration)
+    {
       _ in
       DispatchQueue.concurrentPerform(iterations: threads) { _ in
         for round in 0..<threadRounds { sharedPeer.broadcast(round) }

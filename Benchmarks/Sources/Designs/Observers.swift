@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 /// The observer protocol every design broadcasts to: class-bound, with a
 /// default empty method, as users of the library write theirs.
 package protocol TickObserver: AnyObject {

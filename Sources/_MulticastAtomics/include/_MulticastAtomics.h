@@ -1,3 +1,6 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
 // The two atomic operations the Multicast library needs, as C11 atomics.
 //
 // A broadcast reads each registration's state word without the storage's
