@@ -31,7 +31,7 @@ final class _EventCore<Value> {
 
   /// Ends `registration`, if it has not ended.
   func unsubscribe(_ registration: _Registration) {
-    if storage.remove(registration) { noticeIfUnobserved() }
+    if storage.removeRegistration(registration) { noticeIfUnobserved() }
   }
 
   /// Ends every subscription held by `owner`; returns how many there were.

@@ -11,7 +11,7 @@ extension _ObserverStorage {
   /// - Complexity: Amortized O(1).
   func append(_ object: AnyObject, payload: Payload) -> _Registration {
     mutate { state, garbage in
-      _Registration(sequence: state.append(object, payload: payload, &garbage).sequence)
+      _Registration(sequence: state.register(object, payload: payload, &garbage).sequence)
     }
   }
 
@@ -21,7 +21,7 @@ extension _ObserverStorage {
   ///   or dropped because its object died.
   /// - Complexity: O(log n), where n is the number of registrations.
   @discardableResult
-  func remove(_ registration: _Registration) -> Bool {
+  func removeRegistration(_ registration: _Registration) -> Bool {
     mutate { state, garbage in
       let buffer = state.buffer
       let position = buffer.position(ofFirst: registration.sequence, below: buffer.count)

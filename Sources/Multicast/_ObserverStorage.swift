@@ -15,12 +15,13 @@
 ///   when it is full, its entries go to a buffer with half as much room again.
 ///   Each costs O(n) and follows at least n/3 registrations or removals, so
 ///   both are amortized O(1).
-/// - Observers that die unremoved are dropped by sweeps: rebuilds that load
-///   every entry's object and keep only those alive. A full buffer is swept
-///   once it has doubled since the last sweep, so the capacity stays below
-///   three times the number of observers alive at the last sweep, however
-///   many die, while loading objects (two atomic operations on each one's
-///   side table) stays rarer than registering them.
+/// - Observers that die unremoved are dropped by sweeps: replacements that
+///   load every entry's object and keep only those alive. A replacement or a
+///   compaction sweeps once there have been as many registrations since the
+///   last sweep as there were live observers then. The buffer so holds at most
+///   twice the observers alive at the last sweep, however many die, while
+///   loading objects (two atomic operations on each one's side table) stays
+///   rarer than registering them.
 /// - Entries move (by a bitwise move, with no reference counting) only when no
 ///   broadcast reads the buffer. If one does, the storage copies the entries to
 ///   a new buffer instead, flags the old words as moved and keeps the old
@@ -67,8 +68,10 @@ struct _ObserverStorage<Payload>: ~Copyable, @unchecked Sendable {
     /// The number of entries in `buffer` flagged removed.
     var tombstones = 0
     /// How many entries were alive at the last sweep: the last time a
-    /// rebuild looked at every object to drop the dead.
+    /// replacement looked at every object to drop the dead.
     var sweptLive = 0
+    /// How many registrations were made since the last sweep.
+    var registrationsSinceSweep = 0
 
     init(buffer: Buffer) { self.buffer = buffer }
   }
@@ -163,21 +166,29 @@ extension _ObserverStorage.State {
   /// Appends a registration, making room first if the buffer is full.
   ///
   /// - Returns: The new entry's position and sequence number.
-  mutating func append(
+  mutating func register(
     _ object: AnyObject, payload: Payload, _ garbage: inout _ObserverStorage.Garbage
   ) -> (position: Int, sequence: UInt64) {
     if buffer.isFull {
-      if buffer.readers == 0 && buffer.capacity < 2 * Swift.max(sweptLive, Self.minimumCapacity) {
-        grow(&garbage)
-      } else {
-        rebuild(reserving: 1, &garbage)
-      }
+      replaceBuffer(reserving: 1, sweeping: isSweepDue, &garbage)
     }
     let sequence = nextSequence
     let position = buffer.append(
       _ObserverEntry(object: object), payload: payload, word: _EntryWord(sequence: sequence))
     nextSequence += 1
+    registrationsSinceSweep += 1
     return (position, sequence)
+  }
+
+  /// Whether the next replacement or compaction should sweep: once there have
+  /// been as many registrations since the last sweep as there were live
+  /// observers then.
+  ///
+  /// Between sweeps, then, the buffer holds at most the observers alive at
+  /// the last sweep and as many again, whichever of them died, and each sweep,
+  /// O(n), follows at least n/3 registrations.
+  private var isSweepDue: Bool {
+    registrationsSinceSweep >= Swift.max(sweptLive, Self.minimumCapacity)
   }
 
   /// Flags the entry at `position` removed and takes it out of the index.
@@ -198,11 +209,13 @@ extension _ObserverStorage.State {
   mutating func compactIfSparse(_ garbage: inout _ObserverStorage.Garbage) {
     guard tombstones * 2 > buffer.count else { return }
     let registered = buffer.count - tombstones
-    if buffer.readers == 0 && registered * 4 >= buffer.capacity {
+    let isMostlyRoom = registered * 4 < buffer.capacity && buffer.capacity > 2 * Self.minimumCapacity
+    if buffer.readers == 0 && !isMostlyRoom && !isSweepDue {
       compactInPlace(&garbage)
     } else {
-      // A broadcast reads this buffer, or it is mostly empty room: replace it.
-      rebuild(reserving: 0, &garbage)
+      // A broadcast reads this buffer, it is mostly empty room, or dead
+      // observers may have piled up: replace it.
+      replaceBuffer(reserving: 0, sweeping: isSweepDue, &garbage)
     }
   }
 
@@ -210,7 +223,7 @@ extension _ObserverStorage.State {
   ///
   /// Only when no broadcast reads the buffer: entries move.
   private mutating func compactInPlace(_ garbage: inout _ObserverStorage.Garbage) {
-    let (words, entries) = (buffer.words, buffer.entries)
+    let words = buffer.words
     var kept = 0
     for position in 0..<buffer.count {
       if _EntryWord(rawValue: words[position]).isRemoved {
@@ -224,75 +237,69 @@ extension _ObserverStorage.State {
     tombstones = 0
     if let index = buffer.index {
       index.removeAll()
-      for position in 0..<kept { index.insert(entries[position].key, at: position) }
+      for position in 0..<kept { index.insert(buffer.entries[position].key, at: position) }
     }
   }
 
-  /// Moves every entry to a buffer with half as much room again, and drops
-  /// the tombstones; no broadcast may read the buffer.
-  private mutating func grow(_ garbage: inout _ObserverStorage.Garbage) {
-    let old = buffer
-    let replacement = _ObserverBuffer<Payload>.allocate(
-      capacity: Swift.max(Self.minimumCapacity, old.capacity + old.capacity / 2 + 1),
-      indexed: old.index != nil)
-    for position in 0..<old.count {
-      // Only full buffers grow, and a full buffer holds few tombstones:
-      // removals compact it when they are half of it.
-      if _EntryWord(rawValue: old.words[position]).isRemoved {
-        Self.drop(position, of: old, &garbage)
-      } else {
-        replacement.appendMoving(position, of: old)
-      }
-    }
-    old.count = 0
-    old.deallocate()
-    buffer = replacement
-    tombstones = 0
-  }
-
-  /// Replaces the buffer with one holding the entries still registered and
-  /// alive, with room for half as many again plus `extra`: a sweep.
+  /// Replaces the buffer with one holding the registered entries, with room
+  /// for half as many again plus `extra`.
   ///
-  /// The strong references taken to test liveness go to `garbage`, to be
-  /// released after unlocking: releasing one here could run a deinitializer
-  /// that calls back into this storage.
-  mutating func rebuild(reserving extra: Int, _ garbage: inout _ObserverStorage.Garbage) {
+  /// A sweep keeps only the entries whose objects are alive. The strong
+  /// references it takes to tell go to `garbage`, to be released after
+  /// unlocking: releasing one here could run a deinitializer that calls back
+  /// into this storage.
+  ///
+  /// When no broadcast reads the old buffer, the entries move, with no
+  /// reference counting. Otherwise they are copied, the old words are flagged
+  /// moved, and the old buffer is kept until its last reader leaves.
+  mutating func replaceBuffer(
+    reserving extra: Int, sweeping: Bool, _ garbage: inout _ObserverStorage.Garbage
+  ) {
     let old = buffer
-    let (words, entries) = (old.words, old.entries)
-    var kept: [Int] = []
-    for position in 0..<old.count where !_EntryWord(rawValue: words[position]).isRemoved {
-      guard let object = entries[position].object else { continue }
-      garbage.objects.append(consume object)
-      kept.append(position)
+    let words = old.words
+    // Which entries stay: the registered ones, or, in a sweep, those of them
+    // whose objects are alive.
+    var alive: [Int] = []
+    var staying = old.count - tombstones
+    if sweeping {
+      for position in 0..<old.count where !_EntryWord(rawValue: words[position]).isRemoved {
+        guard let object = old.entries[position].object else { continue }
+        garbage.objects.append(consume object)
+        alive.append(position)
+      }
+      staying = alive.count
+      sweptLive = staying
+      registrationsSinceSweep = 0
     }
-    sweptLive = kept.count
     let replacement = _ObserverBuffer<Payload>.allocate(
-      capacity: Swift.max(Self.minimumCapacity, kept.count + kept.count / 2 + extra),
+      capacity: Swift.max(Self.minimumCapacity, staying + staying / 2 + extra),
       indexed: old.index != nil)
-    if old.readers == 0 {
-      // No broadcast reads the old buffer: move what stays, drop the rest.
-      var next = 0
-      for position in 0..<old.count {
-        if next < kept.count && kept[next] == position {
+    var nextAlive = 0
+    for position in 0..<old.count {
+      var stays = !_EntryWord(rawValue: words[position]).isRemoved
+      if sweeping {
+        stays = nextAlive < alive.count && alive[nextAlive] == position
+        if stays { nextAlive += 1 }
+      }
+      if old.readers == 0 {
+        if stays {
           replacement.appendMoving(position, of: old)
-          next += 1
         } else {
           Self.drop(position, of: old, &garbage)
         }
+      } else {
+        if stays {
+          _ = replacement.append(
+            old.entries[position], payload: old.payloads[position],
+            word: _EntryWord(rawValue: words[position]))
+        }
+        old.setWord(_EntryWord(rawValue: words[position]).adding(_EntryWord.movedFlag), at: position)
       }
+    }
+    if old.readers == 0 {
       old.count = 0
       old.deallocate()
     } else {
-      // Broadcasts read the old buffer: copy what stays, and send them over.
-      for position in kept {
-        _ = replacement.append(
-          entries[position], payload: old.payloads[position],
-          word: _EntryWord(rawValue: words[position]))
-      }
-      for position in 0..<old.count {
-        old.setWord(
-          _EntryWord(rawValue: words[position]).adding(_EntryWord.movedFlag), at: position)
-      }
       retired.append(old)
     }
     buffer = replacement
