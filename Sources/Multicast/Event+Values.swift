@@ -34,7 +34,7 @@ extension Event where Value: Sendable {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Value.self, bufferingPolicy: bufferingPolicy)
     let anchor = StreamAnchor()
-    _ = core.subscribe(anchor) { _, value in continuation.yield(value) }
+    _ = core.register(anchor) { _, value in continuation.yield(value) }
     continuation.onTermination = { _ in withExtendedLifetime(anchor) {} }
     return stream
   }

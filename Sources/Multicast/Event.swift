@@ -27,10 +27,7 @@ public struct Event<Value> {
   ///   subscription.
   /// - Complexity: Amortized O(1).
   public func observe(_ handler: @escaping (Value) -> Void) -> Subscription {
-    let subscription = Subscription(endsOnRelease: true)
-    let registration = core.subscribe(subscription) { _, value in handler(value) }
-    subscription.attach { [weak core] in core?.unsubscribe(registration) }
-    return subscription
+    core.subscribe(nil) { _, value in handler(value) }
   }
 
   /// Calls `handler` with `target` and every value sent, for as long as
@@ -49,12 +46,10 @@ public struct Event<Value> {
   public func observe<Target: AnyObject>(
     _ target: Target, _ handler: @escaping (Target, Value) -> Void
   ) -> Subscription {
-    let registration = core.subscribe(target) { object, value in
+    core.subscribe(target) { object, value in
+      // The registration holds `target`, so the object it lends is one.
       handler(unsafeDowncast(object, to: Target.self), value)
     }
-    let subscription = Subscription(endsOnRelease: false)
-    subscription.attach { [weak core] in core?.unsubscribe(registration) }
-    return subscription
   }
 
   /// Calls `action` on `target` with every value sent, for as long as
@@ -84,7 +79,7 @@ public struct Event<Value> {
   /// - Parameter handler: What to do with each value.
   /// - Complexity: Amortized O(1).
   public func observeForever(_ handler: @escaping (Value) -> Void) {
-    _ = core.subscribe(core) { _, value in handler(value) }
+    _ = core.register(core) { _, value in handler(value) }
   }
 
   /// Ends every subscription bound to `target`.
@@ -94,7 +89,7 @@ public struct Event<Value> {
   /// - Complexity: O(n), where n is the number of subscriptions.
   @discardableResult
   public func removeObservers(_ target: AnyObject) -> Int {
-    core.unsubscribeAll(heldBy: target)
+    core.unsubscribeAll(boundTo: target)
   }
 
   /// Whether any subscription is alive.

@@ -48,29 +48,29 @@ public final class ObservableValue<Value> {
     changes.observe { change in handler(change.old, change.new) }
   }
 
-  /// Calls `handler` with `owner` and the old and the new value at each
-  /// change, for as long as `owner` lives or until ``removeObservers(_:)``.
+  /// Calls `handler` with `target` and the old and the new value at each
+  /// change, for as long as `target` lives or until ``removeObservers(_:)``.
   ///
   /// - Parameters:
-  ///   - owner: The object that observes; held weakly.
-  ///   - handler: What to do with the owner and each change.
+  ///   - target: The object that observes; held weakly.
+  ///   - handler: What to do with the target and each change.
   /// - Returns: A subscription that can end it early; discarding it changes
   ///   nothing.
   /// - Complexity: Amortized O(1).
   @discardableResult
-  public func observe<Owner: AnyObject>(
-    _ owner: Owner, _ handler: @escaping (Owner, _ old: Value, _ new: Value) -> Void
+  public func observe<Target: AnyObject>(
+    _ target: Target, _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
   ) -> Subscription {
-    changes.observe(owner) { owner, change in handler(owner, change.old, change.new) }
+    changes.observe(target) { target, change in handler(target, change.old, change.new) }
   }
 
-  /// Ends every subscription of `owner`.
+  /// Ends every subscription bound to `target`.
   ///
-  /// - Parameter owner: The object whose subscriptions end.
+  /// - Parameter target: The object whose subscriptions end.
   /// - Returns: How many subscriptions ended.
   /// - Complexity: O(n), where n is the number of subscriptions.
   @discardableResult
-  public func removeObservers(_ owner: AnyObject) -> Int {
-    changes.removeObservers(owner)
+  public func removeObservers(_ target: AnyObject) -> Int {
+    changes.removeObservers(target)
   }
 }

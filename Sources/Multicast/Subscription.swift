@@ -16,24 +16,32 @@
 ///
 /// ```swift
 /// var subscriptions: Set<Subscription> = []
-/// player.ticks.observe { print($0) }.store(in: &subscriptions)
-/// player.volume.observe { old, new in print(old, "->", new) }.store(in: &subscriptions)
+/// metronome.ticks.observe { print($0) }.store(in: &subscriptions)
+/// volume.observe { old, new in print(old, "->", new) }.store(in: &subscriptions)
 /// subscriptions.removeAll()  // both end here
 /// ```
 ///
 /// Subscriptions compare by identity. `Subscription` is not `Sendable`: it
 /// belongs to the isolation domain that made it, like the event it came from.
 public final class Subscription: Hashable {
-  private var cancellation: (() -> Void)?
-  private let endsOnRelease: Bool
-
-  init(endsOnRelease: Bool) {
-    self.endsOnRelease = endsOnRelease
+  /// How long a subscription lasts unless it is cancelled.
+  enum Lifetime {
+    /// Until this `Subscription` is released: a closure subscription.
+    case untilReleased
+    /// While its target lives, whatever becomes of this `Subscription`.
+    case whileTargetLives
   }
 
-  /// Sets what ``cancel()`` does; called once, right after registration.
-  func attach(_ cancellation: @escaping () -> Void) {
-    self.cancellation = cancellation
+  /// The event's core, held weakly: a subscription does not keep its event.
+  private weak var source: (any _SubscriptionSource)?
+  /// The registration to end; `nil` once cancelled.
+  private var registration: _Registration?
+  private let lifetime: Lifetime
+
+  init(source: any _SubscriptionSource, registration: _Registration, lifetime: Lifetime) {
+    self.source = source
+    self.registration = registration
+    self.lifetime = lifetime
   }
 
   /// Ends the subscription.
@@ -45,9 +53,9 @@ public final class Subscription: Hashable {
   ///
   /// - Complexity: O(log n), where n is the number of subscriptions.
   public func cancel() {
-    let cancellation = cancellation
-    self.cancellation = nil
-    cancellation?()
+    guard let registration else { return }
+    self.registration = nil
+    source?.unsubscribe(registration)
   }
 
   /// Adds the subscription to `set`, which then keeps it alive.
@@ -75,6 +83,6 @@ public final class Subscription: Hashable {
   }
 
   deinit {
-    if endsOnRelease { cancel() }
+    if lifetime == .untilReleased { cancel() }
   }
 }

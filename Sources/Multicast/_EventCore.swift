@@ -1,11 +1,22 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// The registry behind one event: the shared storage, keyed by subscription,
-/// with the owner's first- and last-observer notices.
-final class _EventCore<Value> {
+/// What a ``Subscription`` ends: its event's core, seen through a protocol so
+/// that a subscription needs neither a generic parameter nor a closure.
+protocol _SubscriptionSource: AnyObject {
+  /// Ends `registration`, if it has not ended.
+  func unsubscribe(_ registration: _Registration)
+}
+
+/// The registry behind one event: the shared storage, with the owner's first-
+/// and last-observer notices.
+///
+/// Each registration holds an object weakly and lasts while it lives: the
+/// target of a subscription bound to one; otherwise the core itself, and the
+/// subscription ends when its ``Subscription`` is released or cancelled.
+final class _EventCore<Value>: _SubscriptionSource {
   /// What a subscription does with a value: it gets the object its
-  /// registration holds weakly (the token, the target or the core itself).
+  /// registration holds weakly (the target, or the core itself).
   typealias Handler = (AnyObject, Value) -> Void
 
   let storage = _ObserverStorage<Handler>(keyed: false)
@@ -19,8 +30,21 @@ final class _EventCore<Value> {
     self.onLastObserverGone = onLastObserverGone
   }
 
-  /// Registers `handler` for as long as `object` lives.
-  func subscribe(_ object: AnyObject, handler: @escaping Handler) -> _Registration {
+  /// Registers `handler` for as long as `target` lives or, without a
+  /// target, for as long as the returned subscription is kept.
+  ///
+  /// Every subscription of the ``Event`` and ``ObservableValue`` faces is
+  /// made here.
+  func subscribe(_ target: AnyObject?, handler: @escaping Handler) -> Subscription {
+    let registration = register(target ?? self, handler: handler)
+    return Subscription(
+      source: self, registration: registration,
+      lifetime: target == nil ? .untilReleased : .whileTargetLives)
+  }
+
+  /// Registers `handler` for as long as `object` lives, with no
+  /// subscription to end it earlier.
+  func register(_ object: AnyObject, handler: @escaping Handler) -> _Registration {
     let registration = storage.append(object, payload: handler)
     if !isObserved {
       isObserved = true
@@ -34,9 +58,9 @@ final class _EventCore<Value> {
     if storage.removeRegistration(registration) { noticeIfUnobserved() }
   }
 
-  /// Ends every subscription held by `owner`; returns how many there were.
-  func unsubscribeAll(heldBy owner: AnyObject) -> Int {
-    let removed = storage.removeAll(heldBy: owner)
+  /// Ends every subscription bound to `target`; returns how many there were.
+  func unsubscribeAll(boundTo target: AnyObject) -> Int {
+    let removed = storage.removeAll(heldBy: target)
     if removed > 0 { noticeIfUnobserved() }
     return removed
   }
