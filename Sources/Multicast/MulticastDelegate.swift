@@ -95,8 +95,8 @@
 /// ``addObserver(_:)`` and ``removeObserver(_:)`` are amortized O(1);
 /// ``contains(_:)`` is O(1); ``count`` and ``isEmpty`` are O(n), since only
 /// looking at an observer tells whether it is still alive. A broadcast takes a
-/// lock once, then for each observer loads its weak reference and calls `body`,
-/// with no heap allocation. When `Observer` is a class or an existential of one
+/// lock briefly as it starts and as it ends; in between, for each observer, it
+/// loads the weak reference and calls `body`, with no heap allocation. When `Observer` is a class or an existential of one
 /// class-bound protocol, the observer is rebuilt from the pointers recorded
 /// when it was added, so no runtime cast is made per call; other existentials
 /// fall back to a dynamic cast.

@@ -65,28 +65,41 @@ package final class DictionaryDesign {
   }
 }
 
-/// The common design: a lock, an array of weak `AnyObject` boxes, a copy of
-/// the live observers per broadcast, and a cast per observer.
-package final class LockAndCopyDesign {
-  private final class WeakBox {
+/// An array of weak `AnyObject` boxes behind a lock: what the lock-and-copy
+/// designs share.
+final class LockedWeakBoxes {
+  final class WeakBox {
     weak var object: AnyObject?
     init(_ object: AnyObject) { self.object = object }
   }
   private let lock = NSLock()
   private var boxes: [WeakBox] = []
 
-  package init() {}
-
-  package func add(_ observer: any TickObserver) {
+  func append(_ object: AnyObject) {
     lock.lock()
     defer { lock.unlock() }
-    boxes.append(WeakBox(observer))
+    boxes.append(WeakBox(object))
   }
 
-  package func broadcast(_ body: (any TickObserver) -> Void) {
+  /// Runs `body` on the boxes with the lock held.
+  func withBoxes<Result>(_ body: ([WeakBox]) -> Result) -> Result {
     lock.lock()
-    let observers = boxes.compactMap { $0.object as? any TickObserver }
-    lock.unlock()
+    defer { lock.unlock() }
+    return body(boxes)
+  }
+}
+
+/// The common design: a lock, an array of weak `AnyObject` boxes, a copy of
+/// the live observers per broadcast, and a cast per observer.
+package final class LockAndCopyDesign {
+  private let boxes = LockedWeakBoxes()
+
+  package init() {}
+
+  package func add(_ observer: any TickObserver) { boxes.append(observer) }
+
+  package func broadcast(_ body: (any TickObserver) -> Void) {
+    let observers = boxes.withBoxes { $0.compactMap { $0.object as? any TickObserver } }
     for observer in observers { body(observer) }
   }
 }
@@ -132,27 +145,16 @@ package final class CombineValueDesign {
 /// Lock and copy for observers that may be called from any thread, so that
 /// two threads can broadcast through one subject.
 package final class SharedLockAndCopyDesign: @unchecked Sendable {
-  // @unchecked Sendable: `boxes` is read and written only with `lock` held,
-  // and the observers it hands out are Sendable.
-  private final class WeakBox {
-    weak var object: AnyObject?
-    init(_ object: AnyObject) { self.object = object }
-  }
-  private let lock = NSLock()
-  private var boxes: [WeakBox] = []
+  // @unchecked Sendable: its boxes are read and written only with their
+  // lock held, and the observers it hands out are Sendable.
+  private let boxes = LockedWeakBoxes()
 
   package init() {}
 
-  package func add(_ observer: any SharedTickObserver) {
-    lock.lock()
-    defer { lock.unlock() }
-    boxes.append(WeakBox(observer))
-  }
+  package func add(_ observer: any SharedTickObserver) { boxes.append(observer) }
 
   package func broadcast(_ value: Int) {
-    lock.lock()
-    let observers = boxes.compactMap { $0.object as? any SharedTickObserver }
-    lock.unlock()
+    let observers = boxes.withBoxes { $0.compactMap { $0.object as? any SharedTickObserver } }
     for observer in observers { observer.tick(value) }
   }
 }
