@@ -60,7 +60,18 @@ struct _Lock {
     #elseif os(WASI)
     primitive.initialize(to: ())
     #else
+    #if canImport(Glibc)
+    // glibc's adaptive mutex spins briefly before it sleeps: the lock is held
+    // for a few instructions, so a thread that finds it taken rarely needs
+    // the futex.
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+    let status = pthread_mutex_init(primitive, &attributes)
+    pthread_mutexattr_destroy(&attributes)
+    #else
     let status = pthread_mutex_init(primitive, nil)
+    #endif
     precondition(status == 0, "pthread_mutex_init failed with error \(status)")
     #endif
   }
