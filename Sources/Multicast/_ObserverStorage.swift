@@ -209,7 +209,8 @@ extension _ObserverStorage.State {
   mutating func compactIfSparse(_ garbage: inout _ObserverStorage.Garbage) {
     guard tombstones * 2 > buffer.count else { return }
     let registered = buffer.count - tombstones
-    let isMostlyRoom = registered * 4 < buffer.capacity && buffer.capacity > 2 * Self.minimumCapacity
+    let isMostlyRoom =
+      registered * 4 < buffer.capacity && buffer.capacity > 2 * Self.minimumCapacity
     if buffer.readers == 0 && !isMostlyRoom && !isSweepDue {
       compactInPlace(&garbage)
     } else {
@@ -293,7 +294,8 @@ extension _ObserverStorage.State {
             old.entries[position], payload: old.payloads[position],
             word: _EntryWord(rawValue: words[position]))
         }
-        old.setWord(_EntryWord(rawValue: words[position]).adding(_EntryWord.movedFlag), at: position)
+        old.setWord(
+          _EntryWord(rawValue: words[position]).adding(_EntryWord.movedFlag), at: position)
       }
     }
     if old.readers == 0 {
