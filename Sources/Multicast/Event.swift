@@ -10,7 +10,7 @@
 ///
 /// ```swift
 /// let subscription = metronome.ticks.observe { print("tick", $0) }
-/// metronome.ticks.observe(self, Self.didTick)       // until self dies
+/// metronome.ticks.observe(self, TickView.didTick)   // until self dies
 /// metronome.ticks.observe(self) { me, count in me.show(count) }
 /// for await count in metronome.ticks.values { ... }  // until the loop ends
 /// ```
@@ -55,7 +55,9 @@ public struct Event<Value> {
   /// Calls `action` on `target` with every value sent, for as long as
   /// `target` lives.
   ///
-  /// Pass a method: `event.observe(self, Self.didReceive)`.
+  /// Pass a method, named by its type: `event.observe(self, TickView.didTick)`
+  /// in `TickView`, even in its initializer. (`Self.didTick` does not compile
+  /// there: in a class, `Self` is the dynamic type of `self`.)
   ///
   /// - Parameters:
   ///   - target: The object that hears the event; held weakly.
@@ -103,7 +105,8 @@ extension Event where Value == Void {
   /// Calls `action` on `target` each time the event is sent, for as long as
   /// `target` lives.
   ///
-  /// Pass a method that takes nothing: `event.observe(self, Self.didTick)`.
+  /// Pass a method that takes nothing, named by its type:
+  /// `event.observe(self, TickView.didTick)`.
   ///
   /// - Parameters:
   ///   - target: The object that hears the event; held weakly.
