@@ -10,9 +10,10 @@ import Foundation
 ///     audio-player --commands -     commands from standard input, one per line
 ///     audio-player --commands FILE  commands from a file
 ///
-/// Commands: play N, pause, resume, next, stop, quit. An unknown command is
-/// reported on standard error with its line number, and the session goes on;
-/// the exit status is then 1.
+/// Commands: play N, pause, resume, next, stop, quit. Each line is answered
+/// before the next is read; `quit` ends the session at once. Lines may end in
+/// "\n" or "\r\n". An unknown command is reported on standard error with its
+/// line number, and the session goes on; the exit status is then 1.
 @main
 struct AudioPlayerDemo {
   static let playlist = [
@@ -27,15 +28,16 @@ struct AudioPlayerDemo {
 
   static func main() {
     let arguments = Array(CommandLine.arguments.dropFirst())
-    let lines: [String]
+    let nextLine: () -> String?
     switch arguments.count {
     case 0:
-      lines = script
+      var lines = script.makeIterator()
+      nextLine = { lines.next() }
     case 2 where arguments[0] == "--commands":
-      guard let text = read(arguments[1]) else {
-        fail("cannot read commands from '\(arguments[1])'", status: 2)
-      }
-      lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      if arguments[1] != "-" { readStandardInput(from: arguments[1]) }
+      // One line at a time, so that a person at a terminal sees each answer
+      // as they type. `readLine` strips "\n" and "\r\n" alike.
+      nextLine = { readLine(strippingNewline: true) }
     default:
       fail("usage: audio-player [--commands FILE | --commands -]", status: 2)
     }
@@ -49,26 +51,33 @@ struct AudioPlayerDemo {
     for view in views { player.addObserver(view) }
 
     var failures = 0
-    for (number, line) in zip(1..., lines) {
+    var number = 0
+    while let line = nextLine() {
+      number += 1
       do {
         guard let command = try Command(parsing: line) else { continue }
-        print("> \(line.trimmingCharacters(in: .whitespaces))")
+        print("> \(line.trimmingCharacters(in: .whitespacesAndNewlines))")
         if command == .quit { break }
         try player.perform(command)
       } catch {
         failures += 1
         printError("line \(number): \(error)")
       }
+      // Answer now, even when standard output is a pipe and not a terminal.
+      fflush(nil)
     }
     withExtendedLifetime(views) {}
     exit(failures == 0 ? 0 : 1)
   }
 
-  static func read(_ path: String) -> String? {
-    let data =
-      path == "-"
-      ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
-    return data.map { String(decoding: $0, as: UTF8.self) }
+  /// Makes the file at `path` the standard input, or stops with a clear
+  /// message.
+  static func readStandardInput(from path: String) {
+    let file = open(path, O_RDONLY)
+    guard file >= 0, dup2(file, STDIN_FILENO) >= 0 else {
+      fail("cannot read commands from '\(path)': \(String(cString: strerror(errno)))", status: 2)
+    }
+    close(file)
   }
 
   static func printError(_ message: String) {

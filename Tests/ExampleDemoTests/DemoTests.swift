@@ -177,3 +177,121 @@ struct AudioPlayerDemoTests {
     #expect(result.output.hasSuffix("  [■ stopped]\n"))
   }
 }
+
+/// A demo running with its standard input, output and error kept open as
+/// pipes, to talk to it as a person at a terminal does: one line, then its
+/// answer, then the next.
+final class Conversation {
+  struct Timeout: Error, CustomStringConvertible {
+    var waitingFor: String
+    var received: String
+    var description: String { "no '\(waitingFor)' within the time allowed; got: \(received)" }
+  }
+
+  struct Ended: Error, CustomStringConvertible {
+    var waitingFor: String
+    var received: String
+    var description: String { "the demo ended before '\(waitingFor)'; got: \(received)" }
+  }
+
+  let process = Process()
+  private let input = Pipe()
+  private let output = Pipe()
+  private let errors = Pipe()
+  /// What each stream printed that was not yet returned, by descriptor.
+  private var pending: [Int32: Data] = [:]
+
+  init(_ demo: String, _ arguments: [String]) throws {
+    process.executableURL = productsFolder.appendingPathComponent(demo)
+    process.arguments = arguments
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+  }
+
+  /// Writes `text` to the demo's standard input, which stays open.
+  func send(_ text: String) {
+    input.fileHandleForWriting.write(Data(text.utf8))
+  }
+
+  /// What the demo prints on standard output up to and including `marker`.
+  func output(until marker: String, within seconds: Int = 20) throws -> String {
+    try text(until: marker, from: output.fileHandleForReading.fileDescriptor, within: seconds)
+  }
+
+  /// What the demo prints on standard error up to and including `marker`.
+  func errors(until marker: String, within seconds: Int = 20) throws -> String {
+    try text(until: marker, from: errors.fileHandleForReading.fileDescriptor, within: seconds)
+  }
+
+  /// The rest of standard output, once the demo has closed it by exiting.
+  func outputToEnd(within seconds: Int = 20) throws -> String {
+    try text(until: nil, from: output.fileHandleForReading.fileDescriptor, within: seconds)
+  }
+
+  /// Reads `descriptor` until `marker` appears, or to its end when `marker`
+  /// is `nil`, waiting in `poll` for at most `seconds` in all.
+  private func text(until marker: String?, from descriptor: Int32, within seconds: Int) throws
+    -> String
+  {
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds) * 1_000_000_000
+    var data = pending[descriptor] ?? Data()
+    func received() -> String { String(decoding: data, as: UTF8.self) }
+    while true {
+      if let marker, let range = received().range(of: marker) {
+        let text = received()
+        let answer = String(text[..<range.upperBound])
+        pending[descriptor] = Data(text[range.upperBound...].utf8)
+        return answer
+      }
+      let now = DispatchTime.now().uptimeNanoseconds
+      guard now < deadline else {
+        throw Timeout(waitingFor: marker ?? "the end", received: received())
+      }
+      var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&request, 1, Int32((deadline - now) / 1_000_000) + 1)
+      guard ready > 0 else { continue }
+      var buffer = [UInt8](repeating: 0, count: 4_096)
+      let count = read(descriptor, &buffer, buffer.count)
+      if count <= 0 {
+        pending[descriptor] = Data()
+        guard let marker else { return received() }
+        throw Ended(waitingFor: marker, received: received())
+      }
+      data.append(contentsOf: buffer[..<count])
+    }
+  }
+
+  /// Stops the demo if a failed test left it running.
+  func end() {
+    if process.isRunning { process.terminate() }
+    try? input.fileHandleForWriting.close()
+  }
+}
+
+@Suite("Audio player at a terminal")
+struct AudioPlayerConversationTests {
+  @Test("Each command is answered before the next is typed; CRLF works; quit ends at once")
+  func conversation() throws {
+    let session = try Conversation("audio-player", ["--commands", "-"])
+    defer { session.end() }
+
+    session.send("play 1\n")
+    let played = try session.output(until: "[▶ Blue in Green]")
+    #expect(played.hasPrefix("> play 1\n"))
+    #expect(played.contains("Now playing: Blue in Green (5:37)"))
+
+    session.send("rewind\r\n")
+    #expect(try session.errors(until: "\n").contains("line 2: unknown command 'rewind'"))
+
+    session.send("pause\r\n")
+    #expect(try session.output(until: "[❚❚ Blue in Green]").hasPrefix("\n> pause\n"))
+
+    // Standard input stays open: only quit can end the session now.
+    session.send("quit\n")
+    #expect(try session.outputToEnd() == "\n> quit\n")
+    session.process.waitUntilExit()
+    #expect(session.process.terminationStatus == 1)
+  }
+}
