@@ -92,7 +92,7 @@ extension MulticastDelegate {
 
   /// Whether every value of `Observer` is a class instance: `Observer` is a
   /// class, or an existential whose protocols are class-bound.
-  static var observersAreObjects: Bool {
+  static var observerTypeIsClassBound: Bool {
     if Observer.self is AnyObject.Type { return true }
     // An existential type's metadata is its kind, 0x303, then flags whose top
     // bit is clear when it is class-bound (the Swift ABI's TypeMetadata.rst).

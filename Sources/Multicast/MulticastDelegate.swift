@@ -122,7 +122,7 @@ public final class MulticastDelegate<Observer> {
   /// Whether every value of `Observer` is a class instance, so that no
   /// value needs checking: see ``withObject(of:_:)``.
   @usableFromInline
-  let observersAreObjects = MulticastDelegate.observersAreObjects
+  let observersAreObjects = MulticastDelegate.observerTypeIsClassBound
 
   init(rebuildingObservers: Bool) {
     self.rebuildsObservers = rebuildingObservers

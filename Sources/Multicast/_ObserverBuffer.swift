@@ -183,9 +183,7 @@ struct _ObserverBuffer<Payload> {
   /// Appends an entry.
   ///
   /// The buffer must not be full. Call with the lock held.
-  ///
-  /// - Returns: The entry's position.
-  func append(_ entry: consuming Entry, payload: Payload, word: _EntryWord) -> Int {
+  func append(_ entry: consuming Entry, payload: Payload, word: _EntryWord) {
     let position = count
     precondition(position < capacity, "appending to a full buffer")
     let key = entry.key
@@ -194,7 +192,6 @@ struct _ObserverBuffer<Payload> {
     words[position] = word.rawValue
     index?.insert(key, at: position)
     count = position + 1
-    return position
   }
 
   /// Appends the registration at `position` of `other`, moving it out.

@@ -37,7 +37,7 @@ struct _ObserverEntry {
 /// with the entry when it moves to a new buffer. The flags are written only
 /// with the storage's lock held.
 @usableFromInline
-struct _EntryWord: Equatable {
+struct _EntryWord {
   @usableFromInline
   let rawValue: UInt64
 

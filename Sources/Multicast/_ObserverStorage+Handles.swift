@@ -11,7 +11,7 @@ extension _ObserverStorage {
   /// - Complexity: Amortized O(1).
   func append(_ object: AnyObject, payload: Payload) -> _Registration {
     mutate { state, garbage in
-      _Registration(sequence: state.register(object, payload: payload, &garbage).sequence)
+      _Registration(sequence: state.register(object, payload: payload, &garbage))
     }
   }
 

@@ -24,7 +24,7 @@ extension _ObserverStorage {
         state.markRemoved(at: position)
         state.compactIfSparse(&garbage)
       }
-      _ = state.register(object, payload: payload, &garbage)
+      state.register(object, payload: payload, &garbage)
       return true
     }
   }

@@ -165,19 +165,20 @@ extension _ObserverStorage.State {
 
   /// Appends a registration, making room first if the buffer is full.
   ///
-  /// - Returns: The new entry's position and sequence number.
+  /// - Returns: The new entry's sequence number.
+  @discardableResult
   mutating func register(
     _ object: AnyObject, payload: Payload, _ garbage: inout _ObserverStorage.Garbage
-  ) -> (position: Int, sequence: UInt64) {
+  ) -> UInt64 {
     if buffer.isFull {
       replaceBuffer(reserving: 1, sweeping: isSweepDue, &garbage)
     }
     let sequence = nextSequence
-    let position = buffer.append(
+    buffer.append(
       _ObserverEntry(object: object), payload: payload, word: _EntryWord(sequence: sequence))
     nextSequence += 1
     registrationsSinceSweep += 1
-    return (position, sequence)
+    return sequence
   }
 
   /// Whether the next replacement or compaction should sweep: once there have
@@ -290,7 +291,7 @@ extension _ObserverStorage.State {
         }
       } else {
         if stays {
-          _ = replacement.append(
+          replacement.append(
             old.entries[position], payload: old.payloads[position],
             word: _EntryWord(rawValue: words[position]))
         }
