@@ -25,13 +25,15 @@ let package = Package(
     .testTarget(name: "MulticastTests", dependencies: ["Multicast"]),
 
     // Examples
-    .target(name: "AudioPlayer", dependencies: ["Multicast"], path: "Examples/AudioPlayer"),
+    .target(name: "AudioPlayer", dependencies: ["Multicast"], path: "Examples/AudioPlayer/Library"),
     .executableTarget(
-      name: "audio-player", dependencies: ["AudioPlayer"], path: "Examples/audio-player"),
+      name: "audio-player", dependencies: ["AudioPlayer"], path: "Examples/AudioPlayer/Demo"),
     .testTarget(name: "AudioPlayerTests", dependencies: ["AudioPlayer"]),
-    .target(name: "WeatherStation", dependencies: ["Multicast"], path: "Examples/WeatherStation"),
+    .target(
+      name: "WeatherStation", dependencies: ["Multicast"], path: "Examples/WeatherStation/Library"),
     .executableTarget(
-      name: "weather-station", dependencies: ["WeatherStation"], path: "Examples/weather-station"),
+      name: "weather-station", dependencies: ["WeatherStation"],
+      path: "Examples/WeatherStation/Demo"),
     .testTarget(name: "WeatherStationTests", dependencies: ["WeatherStation"]),
     // Runs the built demos and checks what they print.
     .testTarget(name: "ExampleDemoTests"),
