@@ -123,6 +123,48 @@ struct WeatherStationDemoTests {
     #expect(result.output.contains("Rows rejected: 2\n"))
   }
 
+  /// The full year if it is here, else a day and a half at JFK; the header
+  /// first.
+  static func sampleRows() throws -> [String] {
+    if let year = try? String(contentsOf: fullYear, encoding: .utf8) {
+      return year.split(separator: "\n").map(String.init)
+    }
+    return [
+      "origin,year,month,day,hour,temp,dewp,humid,wind_dir,wind_speed,wind_gust,precip,pressure,visib,time_hour"
+    ]
+      + (0..<36).map { hour in
+        "JFK,2013,1,\(1 + hour / 24),\(hour % 24),\(30 + hour % 7),26,59,270,10,NA,0,"
+          + "\(1000 + hour % 5),10,2013-01-01T06:00:00Z"
+      }
+  }
+
+  @Test("A file saved with CRLF, a byte-order mark and quoted fields replays as the plain file")
+  func dialects() throws {
+    let rows = try Self.sampleRows()
+    let plain = try temporaryFile(rows.joined(separator: "\n") + "\n")
+    // Every field quoted, the last with a comma and a doubled quote inside.
+    let quotedRows = rows.map { row in
+      row.split(separator: ",", omittingEmptySubsequences: false)
+        .map { "\"\($0)\"" }.joined(separator: ",") + ",\"x, \"\"y\"\"\""
+    }
+    let other = try temporaryFile("\u{FEFF}" + quotedRows.joined(separator: "\r\n") + "\r\n")
+    defer {
+      for file in [plain, other] { try? FileManager.default.removeItem(at: file) }
+    }
+    // The replayed rows, without the lines that name the file or the time.
+    func replayed(_ file: URL) throws -> [Substring] {
+      let result = try run("weather-station", ["--input", file.path])
+      #expect(result.status == 0)
+      #expect(result.errors.isEmpty)
+      return result.output.split(separator: "\n").filter {
+        !$0.hasPrefix("Replaying ") && !$0.hasPrefix("Replay took ")
+      }
+    }
+    let expected = try replayed(plain)
+    #expect(expected.contains("Rows replayed: \(rows.count - 1)"))
+    #expect(try replayed(other) == expected)
+  }
+
   @Test("A missing file is a clear error")
   func missingFile() throws {
     let result = try run("weather-station", ["--input", "/no/such/file.csv"])

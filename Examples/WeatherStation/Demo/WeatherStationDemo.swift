@@ -11,6 +11,10 @@ import WeatherStation
 ///     weather-station --input FILE         a file with the same columns
 ///     weather-station --station CODE       only that station's rows
 ///
+/// The file is read a chunk at a time, so its size does not matter. It may
+/// have LF or CRLF line endings, a UTF-8 byte-order mark and RFC 4180 quoted
+/// fields (see ``CSVReader``).
+///
 /// A row that cannot be read is reported on standard error with its line
 /// number and skipped; the rest is replayed and the exit status is 1. A file
 /// that cannot be read at all exits with status 2.
@@ -18,7 +22,8 @@ import WeatherStation
 struct WeatherStationDemo {
   static func main() {
     let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
-    let (text, source) = load(options.input)
+    let input = options.input.map(open)
+    let source = options.input ?? "one week at JFK (built in)"
 
     let data = WeatherData()
     // Registered first, so it sees each new day before the displays change.
@@ -34,8 +39,17 @@ struct WeatherStationDemo {
     let elapsed: UInt64
     do {
       let start = DispatchTime.now().uptimeNanoseconds
-      summary = try data.replay(csv: text, station: options.station) { error in
-        printError("\(source): \(error)")
+      let rejected = { (error: ObservationCSV.RowError) in printError("\(source): \(error)") }
+      if let input {
+        defer { fclose(input) }
+        summary = try data.replay(station: options.station, rejected: rejected) { buffer in
+          let count = fread(buffer.baseAddress, 1, buffer.count, input)
+          if count == 0, ferror(input) != 0 { throw ReadError(errno: errno) }
+          return count
+        }
+      } else {
+        summary = try data.replay(
+          csv: DefaultObservations.csv, station: options.station, rejected: rejected)
       }
       elapsed = DispatchTime.now().uptimeNanoseconds - start
     } catch {
@@ -90,16 +104,22 @@ struct WeatherStationDemo {
     return options
   }
 
-  static func load(_ path: String?) -> (text: String, source: String) {
-    guard let path else { return (DefaultObservations.csv, "one week at JFK (built in)") }
+  /// Opens the file to replay, or exits saying why it cannot be read.
+  static func open(_ path: String) -> UnsafeMutablePointer<FILE> {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       fail("\(path): no such file", status: 2)
     }
-    guard !isDirectory.boolValue, let contents = FileManager.default.contents(atPath: path) else {
+    guard !isDirectory.boolValue, let file = fopen(path, "rb") else {
       fail("\(path): cannot be read", status: 2)
     }
-    return (String(decoding: contents, as: UTF8.self), path)
+    return file
+  }
+
+  /// Reading the file failed part way.
+  struct ReadError: Error, CustomStringConvertible {
+    var errno: Int32
+    var description: String { "reading failed: \(String(cString: strerror(errno)))" }
   }
 
   static func printError(_ message: String) {
@@ -116,12 +136,18 @@ struct WeatherStationDemo {
 /// of it.
 final class DailyLog: WeatherDataObserver {
   var displays: () -> String = { "" }
-  private var day: (station: String, date: String)?
+  /// The station and the day being logged; the hour is not compared.
+  private var day: (station: String, time: ObservationTime)?
 
   func weatherData(_ data: WeatherData, didRecord measurement: WeatherMeasurement) {
-    let next = (measurement.station, measurement.time.date)
-    if let day, day != next { printDay() }
-    day = next
+    let time = measurement.time
+    if let day,
+      day.station != measurement.station || day.time.day != time.day
+        || day.time.month != time.month || day.time.year != time.year
+    {
+      printDay()
+    }
+    day = (measurement.station, time)
   }
 
   func finish() {
@@ -130,6 +156,6 @@ final class DailyLog: WeatherDataObserver {
 
   private func printDay() {
     guard let day else { return }
-    print("\(day.date) \(day.station) | \(displays())")
+    print("\(day.time.date) \(day.station) | \(displays())")
   }
 }

@@ -2,131 +2,158 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 /// Reads observations in the CSV layout of the nycflights13 weather table:
-/// a header line naming the columns, then one observation per line, with
+/// a header record naming the columns, then one observation per record, with
 /// `NA` for a value the station did not report.
 ///
-/// Columns are found by name, so their order does not matter; these must be
-/// present: `origin`, `year`, `month`, `day`, `hour`, `temp`, `humid` and
-/// `pressure`. Every row must have as many fields as the header. Anything else
-/// is rejected with the line number and the reason.
+/// Records come from ``CSVReader``, so files with CRLF line endings, a
+/// byte-order mark or quoted fields read the same as plain ones. Columns are
+/// found by name, so their order does not matter; these must be present:
+/// `origin`, `year`, `month`, `day`, `hour`, `temp`, `humid` and `pressure`.
+/// Every row must have as many fields as the header. Anything else is
+/// rejected with the line number and the reason.
 public struct ObservationCSV: Sendable {
   /// The columns a file must have.
   public static let requiredColumns = [
     "origin", "year", "month", "day", "hour", "temp", "humid", "pressure",
   ]
-  /// The longest line accepted, in bytes: longer lines are rejected whole.
-  public static let maximumLineLength = 4_096
 
   /// Why a file cannot be read at all.
   public struct HeaderError: Error, Equatable, CustomStringConvertible {
+    /// The header's line number in the file, from 1.
+    public var line: Int
     /// What is wrong with the header.
     public var reason: String
     /// The reason, with where it is.
-    public var description: String { "line 1: \(reason)" }
+    public var description: String { "line \(line): \(reason)" }
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - line: The header's line number in the file, from 1.
+    ///   - reason: What is wrong with the header.
+    public init(line: Int, reason: String) {
+      self.line = line
+      self.reason = reason
+    }
   }
 
   /// Why one row was rejected.
   public struct RowError: Error, Equatable, CustomStringConvertible {
-    /// The row's line number in the file, counting the header as line 1.
+    /// The line number the row starts on, counting the header's line as 1.
     public var line: Int
     /// What is wrong with the row.
     public var reason: String
     /// The line number and the reason.
     public var description: String { "line \(line): \(reason)" }
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - line: The row's line number in the file, from 1.
+    ///   - reason: What is wrong with the row.
+    public init(line: Int, reason: String) {
+      self.line = line
+      self.reason = reason
+    }
   }
 
   private let columnCount: Int
-  private let position: [String: Int]
+  /// Where each required column is, in the order of ``requiredColumns``.
+  private let columns: [Int]
 
-  /// Reads the header line.
+  /// Reads the header record.
   ///
-  /// - Parameter header: The first line of the file.
-  /// - Throws: ``HeaderError`` if a required column is missing or named twice.
-  public init(header: Substring) throws(HeaderError) {
-    guard header.utf8.count <= Self.maximumLineLength else {
-      throw HeaderError(reason: "the header is \(header.utf8.count) bytes long")
-    }
-    let names = header.split(separator: ",", omittingEmptySubsequences: false).map {
-      $0.trimmingWhitespace()
-    }
+  /// - Parameter header: The file's first record.
+  /// - Throws: ``HeaderError`` if a required column is missing or named
+  ///   twice, or the record breaks the rules of CSV.
+  public init(header: borrowing CSVRecord) throws(HeaderError) {
+    func reject(_ reason: String) -> HeaderError { HeaderError(line: header.line, reason: reason) }
+    if let problem = header.problem { throw reject("the header: \(problem)") }
     var position: [String: Int] = [:]
-    for (index, name) in names.enumerated()
-    where position.updateValue(index, forKey: String(name)) != nil {
-      throw HeaderError(reason: "the column '\(name)' appears twice")
+    for index in 0..<header.count {
+      let name = String(decoding: trimmed(header.bytes(at: index)), as: UTF8.self)
+      if position.updateValue(index, forKey: name) != nil {
+        throw reject("the column '\(name)' appears twice")
+      }
     }
     let missing = Self.requiredColumns.filter { position[$0] == nil }
     guard missing.isEmpty else {
-      throw HeaderError(
-        reason: "missing column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
+      throw reject(
+        "missing column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
           + " (a header such as 'origin,year,month,day,hour,temp,humid,pressure' is expected)")
     }
-    self.columnCount = names.count
-    self.position = position
+    self.columnCount = header.count
+    self.columns = Self.requiredColumns.map { position[$0]! }
   }
 
   /// Reads one row.
   ///
-  /// - Parameters:
-  ///   - row: The line, without its line break.
-  ///   - line: Its line number, for the error.
+  /// - Parameter row: A record after the header.
   /// - Returns: The measurement in the row.
   /// - Throws: ``RowError`` saying what is wrong.
-  public func measurement(in row: Substring, line: Int) throws(RowError) -> WeatherMeasurement {
+  public func measurement(in row: borrowing CSVRecord) throws(RowError) -> WeatherMeasurement {
+    let line = row.line
     func reject(_ reason: String) -> RowError { RowError(line: line, reason: reason) }
-    guard row.utf8.count <= Self.maximumLineLength else {
-      throw reject(
-        "the line is \(row.utf8.count) bytes long; at most \(Self.maximumLineLength) are read")
+    if let problem = row.problem { throw reject("\(problem)") }
+    guard row.count == columnCount else {
+      throw reject("expected \(columnCount) fields as in the header, found \(row.count)")
     }
-    let fields = row.split(separator: ",", omittingEmptySubsequences: false)
-    guard fields.count == columnCount else {
-      throw reject("expected \(columnCount) fields as in the header, found \(fields.count)")
+    func field(_ column: Column) -> UnsafeBufferPointer<UInt8> {
+      trimmed(row.bytes(at: columns[column.rawValue]))
     }
-    func field(_ name: String) -> Substring { fields[position[name]!].trimmingWhitespace() }
+    func text(_ field: UnsafeBufferPointer<UInt8>) -> String {
+      String(decoding: field.prefix(20), as: UTF8.self)
+    }
 
-    func whole(_ name: String, in range: ClosedRange<Int>) throws(RowError) -> Int {
-      let text = field(name)
-      guard let value = Int(text), range.contains(value) else {
+    func whole(_ column: Column, in range: ClosedRange<Int>) throws(RowError) -> Int {
+      let field = field(column)
+      guard let value = parseInteger(field), range.contains(value) else {
         throw reject(
-          "\(name) is '\(text.prefix(20))', not a whole number from \(range.lowerBound) to \(range.upperBound)"
+          "\(column) is '\(text(field))', not a whole number from \(range.lowerBound) to \(range.upperBound)"
         )
       }
       return value
     }
 
-    func optional(_ name: String, unit: String, in range: ClosedRange<Double>) throws(RowError)
+    func optional(_ column: Column, unit: String, in range: ClosedRange<Double>) throws(RowError)
       -> Double?
     {
-      let text = field(name)
-      if text == "NA" { return nil }
-      guard let value = Double(text), value.isFinite else {
-        throw reject("\(name) is '\(text.prefix(20))', neither a number nor NA")
+      let field = field(column)
+      if field.elementsEqual("NA".utf8) { return nil }
+      guard let value = parseDouble(field), value.isFinite else {
+        throw reject("\(column) is '\(text(field))', neither a number nor NA")
       }
       guard range.contains(value) else {
         throw reject(
-          "\(name) \(text) is outside \(oneDecimal(range.lowerBound)) to \(oneDecimal(range.upperBound)) \(unit)"
+          "\(column) \(text(field)) is outside \(oneDecimal(range.lowerBound)) to \(oneDecimal(range.upperBound)) \(unit)"
         )
       }
       return value
     }
 
-    let station = field("origin")
-    guard !station.isEmpty, station.count <= 8, station.allSatisfy({ $0.isLetter || $0.isNumber })
-    else {
-      throw reject("origin is '\(station.prefix(20))', not a station code such as JFK")
+    let station = field(.origin)
+    guard !station.isEmpty, station.count <= 8, station.allSatisfy(isASCIILetterOrDigit) else {
+      throw reject("origin is '\(text(station))', not a station code such as JFK")
     }
-    let year = try whole("year", in: 1...9999)
-    let month = try whole("month", in: 1...12)
-    let day = try whole("day", in: 1...31)
+    let year = try whole(.year, in: 1...9999)
+    let month = try whole(.month, in: 1...12)
+    let day = try whole(.day, in: 1...31)
     guard day <= daysIn(month: month, year: year) else {
       throw reject("\(year)-\(month)-\(day) is not a date")
     }
-    let hour = try whole("hour", in: 0...23)
+    let hour = try whole(.hour, in: 0...23)
     return WeatherMeasurement(
-      station: String(station),
+      station: String(decoding: station, as: UTF8.self),
       time: ObservationTime(year: year, month: month, day: day, hour: hour),
-      temperature: try optional("temp", unit: "°F", in: -100...150),
-      humidity: try optional("humid", unit: "%", in: 0...100),
-      pressure: try optional("pressure", unit: "hPa", in: 850...1100))
+      temperature: try optional(.temp, unit: "°F", in: -100...150),
+      humidity: try optional(.humid, unit: "%", in: 0...100),
+      pressure: try optional(.pressure, unit: "hPa", in: 850...1100))
+  }
+
+  /// The required columns, in the order of ``requiredColumns``.
+  private enum Column: Int, CustomStringConvertible {
+    case origin, year, month, day, hour, temp, humid, pressure
+    var description: String { ObservationCSV.requiredColumns[rawValue] }
   }
 }
 
@@ -138,10 +165,20 @@ private func daysIn(month: Int, year: Int) -> Int {
   }
 }
 
-extension Substring {
-  func trimmingWhitespace() -> Substring {
-    let start = firstIndex { !$0.isWhitespace } ?? endIndex
-    let end = lastIndex { !$0.isWhitespace }.map(index(after:)) ?? start
-    return self[start..<end]
+/// The field without spaces or tabs around it.
+private func trimmed(_ field: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+  func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+  guard let start = field.firstIndex(where: { !isBlank($0) }),
+    let last = field.lastIndex(where: { !isBlank($0) })
+  else { return UnsafeBufferPointer(rebasing: field[0..<0]) }
+  return UnsafeBufferPointer(rebasing: field[start...last])
+}
+
+private func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
+  switch byte {
+  case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+    UInt8(ascii: "a")...UInt8(ascii: "z"):
+    true
+  default: false
   }
 }

@@ -1,0 +1,331 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+import Testing
+import WeatherStation
+
+/// The ways other tools write the same table.
+enum Dialect: String, CaseIterable, CustomTestStringConvertible {
+  case plain, crlf, byteOrderMark, quoted, all
+
+  var testDescription: String { rawValue }
+
+  /// `rows` (the header first) written in this dialect.
+  ///
+  /// Quoted files quote every field, as RFC 4180 allows, and put a comma, a
+  /// doubled quote and a line break inside the last field, which no required
+  /// column reads.
+  func write(_ rows: [[String]]) -> String {
+    let quote = self == .quoted || self == .all
+    let lineBreak = self == .crlf || self == .all ? "\r\n" : "\n"
+    let mark = self == .byteOrderMark || self == .all ? "\u{FEFF}" : ""
+    let lines = rows.enumerated().map { number, fields in
+      guard quote else { return fields.joined(separator: ",") }
+      var fields = fields
+      if number > 0 { fields[fields.count - 1] += ", said \"the\nobserver\"" }
+      return
+        fields
+        .map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
+        .joined(separator: ",")
+    }
+    return mark + lines.joined(separator: lineBreak) + lineBreak
+  }
+}
+
+/// Records every measurement it is told about.
+final class MeasurementLog: WeatherDataObserver {
+  var measurements: [WeatherMeasurement] = []
+  func weatherData(_ data: WeatherData, didRecord measurement: WeatherMeasurement) {
+    measurements.append(measurement)
+  }
+}
+
+/// Replays `text` through ``WeatherData/replay(station:rejected:reading:)``,
+/// handing it over in chunks of the sizes given, in turn.
+func replayInChunks(
+  _ text: String, sizes: [Int], station: String? = nil
+) throws -> (summary: ReplaySummary, measurements: [WeatherMeasurement], errors: [String]) {
+  let bytes = Array(text.utf8)
+  let data = WeatherData()
+  let log = MeasurementLog()
+  data.addObserver(log)
+  var errors: [String] = []
+  var offset = 0
+  var turn = 0
+  let summary = try data.replay(station: station, rejected: { errors.append("\($0)") }) {
+    buffer in
+    let size = min(sizes[turn % sizes.count], buffer.count, bytes.count - offset)
+    turn += 1
+    buffer.copyBytes(from: bytes[offset..<offset + size])
+    offset += size
+    return size
+  }
+  return (summary, log.measurements, errors)
+}
+
+@Suite("CSV dialects")
+struct CSVDialectTests {
+  /// A header and 300 good rows, some with missing values.
+  static let table: [[String]] = {
+    var random = SeededGenerator(state: 12)
+    let header = ObservationCSVTests.header.split(separator: ",").map(String.init)
+    return [header]
+      + (0..<300).map { _ in
+        ObservationCSVFuzzTests.goodRow(&random).split(separator: ",").map(String.init)
+      }
+  }()
+
+  static let plain = replayAll(Dialect.plain.write(table))
+
+  static func replayAll(_ text: String) -> (ReplaySummary, [WeatherMeasurement])? {
+    let data = WeatherData()
+    let log = MeasurementLog()
+    data.addObserver(log)
+    guard let summary = try? data.replay(csv: text) else { return nil }
+    return (summary, log.measurements)
+  }
+
+  @Test("Each dialect replays the same rows as the plain file", arguments: Dialect.allCases)
+  func sameRows(dialect: Dialect) throws {
+    let plain = try #require(Self.plain)
+    #expect(plain.0.rowsReplayed == 300 && plain.0.rowsRejected == 0)
+    let text = dialect.write(Self.table)
+    let replayed = try #require(Self.replayAll(text))
+    #expect(replayed.0 == plain.0)
+    #expect(replayed.1 == plain.1)
+  }
+
+  @Test(
+    "Chunks may split a record anywhere: a CRLF, a doubled quote, the byte-order mark",
+    arguments: [[1], [2], [3], [5], [7, 1, 2], [64], [4_000], [1, 65_536]])
+  func chunkBoundaries(sizes: [Int]) throws {
+    let plain = try #require(Self.plain)
+    // Each quoted row spans two lines, so the bad row at the end is on line
+    // 1 + 2 × 300 + 1.
+    let text = Dialect.all.write(Self.table) + "JFK,2013,13,1,1,39,26,59,270,10,NA,0,1012,10,x"
+    let replayed = try replayInChunks(text, sizes: sizes)
+    #expect(replayed.errors == ["line 602: month is '13', not a whole number from 1 to 12"])
+    #expect(replayed.summary.rowsReplayed == plain.0.rowsReplayed)
+    #expect(replayed.measurements == plain.1)
+  }
+
+  @Test("Line numbers count the lines inside quoted fields, with any line break")
+  func lineNumbersAcrossQuotedLines() throws {
+    let header = ObservationCSVTests.header
+    let good = "JFK,2013,1,1,1,39,26,59,270,10,NA,0,1012,10"
+    for lineBreak in ["\n", "\r\n", "\r"] {
+      let text = [
+        header,
+        good + ",\"two\(lineBreak)lines\"",
+        good + ",\"three\(lineBreak)\(lineBreak)lines\"",
+        "JFK,2013,1,1,1,hot,26,59,270,10,NA,0,1012,10,x",
+      ].joined(separator: lineBreak)
+      var errors: [ObservationCSV.RowError] = []
+      let summary = try WeatherData().replay(csv: text) { errors.append($0) }
+      #expect(summary.rowsReplayed == 2)
+      #expect(errors.map(\.line) == [7], "line break \(Array(lineBreak.utf8))")
+    }
+  }
+
+  @Test("An unterminated quote is reported with the line where it began")
+  func unterminatedQuote() throws {
+    let text = """
+      \(ObservationCSVTests.header)
+      JFK,2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x
+      JFK,2013,1,1,2,39,26,59,270,10,NA,0,1012,10,"x
+      JFK,2013,1,1,3,39,26,59,270,10,NA,0,1012,10,x
+      JFK,2013,1,1,4,39,26,59,270,10,NA,0,1012,10,x
+      """
+    for sizes in [[text.utf8.count], [1], [13]] {
+      let replayed = try replayInChunks(text, sizes: sizes)
+      #expect(
+        replayed.errors == [
+          "line 3: the quote that opens field 15 on line 3 is never closed,"
+            + " so the rest of the file was read as part of the field"
+        ])
+      #expect(replayed.summary.rowsReplayed == 1)
+      #expect(replayed.summary.rowsRejected == 1)
+    }
+  }
+
+  @Test("A file is read as it arrives: an unterminated quote before 16 MiB more is reported")
+  func unterminatedQuoteOverHugeFile() throws {
+    // The file is made as it is read; it never exists whole.
+    let start = Array("\(ObservationCSVTests.header)\n\"JFK".utf8)
+    let total = start.count + 16 << 20
+    var offset = 0
+    var errors: [String] = []
+    let summary = try WeatherData().replay(rejected: { errors.append($0.description) }) {
+      buffer in
+      let size = min(buffer.count, total - offset)
+      let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size])
+      chunk.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: "9"))
+      if offset == 0 { chunk.copyBytes(from: start) }
+      offset += size
+      return size
+    }
+    #expect(summary.rowsRejected == 1)
+    #expect(errors.first?.hasPrefix("line 2: the quote that opens field 1 on line 2") == true)
+  }
+
+  @Test(
+    "Quotes that break the rules make the row rejected, saying where",
+    arguments: [
+      (
+        "JF\"K,2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x",
+        "field 1 has a quote inside, but quotes may only enclose a whole field (write \"\" for a quote inside quotes)"
+      ),
+      (
+        "\"JFK\"X,2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x",
+        "field 1 has text after its closing quote"
+      ),
+    ])
+  func badQuotes(row: String, reason: String) throws {
+    var errors: [ObservationCSV.RowError] = []
+    let summary = try WeatherData().replay(
+      csv: "\(ObservationCSVTests.header)\n\(row)\nJFK,2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x"
+    ) { errors.append($0) }
+    #expect(errors == [ObservationCSV.RowError(line: 2, reason: reason)])
+    #expect(summary.rowsReplayed == 1)
+  }
+
+  @Test("Numbers read as Double(_:) reads them, digit for digit", arguments: 1...20)
+  func numbersReadExactly(seed: Int) throws {
+    var random = SeededGenerator(state: UInt64(seed) &* 977)
+    let alphabet = Array("0123456789.-+e")
+    for _ in 0..<200 {
+      let length = Int(random.next() % 20) + 1
+      let text = String((0..<length).map { _ in alphabet[Int(random.next() % 14)] })
+      let row = "JFK,2013,1,1,1,\(text),26,59,270,10,NA,0,1012,10,x"
+      let data = WeatherData()
+      var errors: [ObservationCSV.RowError] = []
+      _ = try data.replay(csv: "\(ObservationCSVTests.header)\n\(row)") { errors.append($0) }
+      if let expected = Double(text), expected.isFinite, (-100...150).contains(expected) {
+        let temperature = try #require(data.latest?.temperature, "'\(text)'")
+        #expect(temperature.bitPattern == expected.bitPattern, "'\(text)'")
+      } else {
+        #expect(data.latest == nil, "'\(text)'")
+        #expect(errors.count == 1, "'\(text)'")
+      }
+    }
+  }
+
+  @Test("Long decimals, exponents and signs read as Double(_:) reads them")
+  func numberForms() throws {
+    for text in [
+      "10.357019999999999", "39.02", "-0", "+.5", "5.", "1e1", "0.000000000000000000000001",
+      "0000000000000000000042.5", "123.4567890123456", "12.34567890123456", "-99.99999999999999999",
+    ] {
+      let data = WeatherData()
+      _ = try data.replay(
+        csv: "\(ObservationCSVTests.header)\nJFK,2013,1,1,1,\(text),26,59,270,10,NA,0,1012,10,x")
+      let expected = try #require(Double(text))
+      #expect(data.latest?.temperature?.bitPattern == expected.bitPattern, "'\(text)'")
+    }
+  }
+
+  @Test("A header after blank lines is read; a bad one is reported at its line")
+  func headerLine() throws {
+    let summary = try WeatherData().replay(
+      csv: "\n\n\(ObservationCSVTests.header)\nJFK,2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x")
+    #expect(summary.rowsReplayed == 1)
+    #expect(throws: ObservationCSV.HeaderError(line: 3, reason: "the header: field 2 has text after its closing quote")) {
+      try WeatherData().replay(csv: "\r\n\r\norigin,\"year\"s")
+    }
+  }
+
+  @Test("An error from the source ends the replay and reaches the caller")
+  func sourceError() {
+    struct Unplugged: Error {}
+    var calls = 0
+    #expect(throws: Unplugged.self) {
+      try WeatherData().replay { _ in
+        calls += 1
+        throw Unplugged()
+      }
+    }
+    #expect(calls == 1)
+  }
+}
+
+@Suite("CSV reader")
+struct CSVReaderTests {
+  /// Reads `bytes` a chunk of `size` at a time; returns each record's line,
+  /// fields and problem.
+  static func records(_ bytes: [UInt8], chunk size: Int = .max, maximumRecordLength: Int = 64)
+    -> [(line: Int, fields: [String], problem: CSVRecord.Problem?)]
+  {
+    var reader = CSVReader(maximumRecordLength: maximumRecordLength)
+    var records: [(line: Int, fields: [String], problem: CSVRecord.Problem?)] = []
+    let take = { (record: borrowing CSVRecord) in
+      var fields: [String] = []
+      for index in 0..<record.count { fields.append(record[index]) }
+      records.append((record.line, fields, record.problem))
+    }
+    var offset = 0
+    while offset < bytes.count {
+      let end = min(bytes.count, offset + min(size, bytes.count))
+      bytes[offset..<end].withUnsafeBytes { reader.read($0, take) }
+      offset = end
+    }
+    reader.finish(take)
+    return records
+  }
+
+  static func records(_ text: String, chunk size: Int = .max)
+    -> [(line: Int, fields: [String], problem: CSVRecord.Problem?)]
+  {
+    records(Array(text.utf8), chunk: size)
+  }
+
+  @Test("Fields: quoted, with commas, doubled quotes and line breaks inside, and empty ones")
+  func fields() {
+    for size in [1, 2, 3, 100] {
+      let read = Self.records("a,\"b,c\",\"d\"\"e\",\n\"x\r\ny\",,\"\"\nlast", chunk: size)
+      #expect(read.map(\.fields) == [["a", "b,c", "d\"e", ""], ["x\r\ny", "", ""], ["last"]])
+      #expect(read.map(\.line) == [1, 2, 4])
+      #expect(read.allSatisfy { $0.problem == nil })
+    }
+  }
+
+  @Test("Empty lines are skipped; a lone CR ends a line; CRLF is one line break")
+  func lineBreaks() {
+    let read = Self.records("\n\r\na\rb\r\n\r\nc\n\n")
+    #expect(read.map(\.fields) == [["a"], ["b"], ["c"]])
+    #expect(read.map(\.line) == [3, 4, 6])
+  }
+
+  @Test("A byte-order mark is skipped only at the start, even split across chunks")
+  func byteOrderMark() {
+    for size in [1, 2, 4] {
+      let read = Self.records("\u{FEFF}a,\u{FEFF}b", chunk: size)
+      #expect(read.map(\.fields) == [["a", "\u{FEFF}b"]])
+    }
+    // The start of a mark that is not one is data.
+    let partial = Self.records([0xEF, 0xBB, UInt8(ascii: "a"), UInt8(ascii: "\n")], chunk: 1)
+    #expect(partial.first?.fields == [String(decoding: [0xEF, 0xBB, 0x61], as: UTF8.self)])
+    let alone = Self.records([0xEF, 0xBB], chunk: 1)
+    #expect(alone.map(\.fields) == [[String(decoding: [0xEF, 0xBB], as: UTF8.self)]])
+  }
+
+  @Test("A record longer than the maximum is reported with its length, and the next is read")
+  func tooLong() {
+    let long = String(repeating: "x", count: 100)
+    for size in [1, 7, 1_000] {
+      let read = Self.records("a\n\(long),\"\(long)\"\nb", chunk: size)
+      #expect(read.map(\.fields) == [["a"], [], ["b"]])
+      #expect(read.map(\.problem) == [nil, .tooLong(bytes: 203, limit: 64), nil])
+    }
+  }
+
+  @Test("The reader starts again after finishing")
+  func reuse() {
+    var reader = CSVReader()
+    var lines: [Int] = []
+    for _ in 0..<2 {
+      Array("\u{FEFF}a\nb".utf8).withUnsafeBytes { reader.read($0) { lines.append($0.line) } }
+      reader.finish { lines.append($0.line) }
+    }
+    #expect(lines == [1, 2, 1, 2])
+  }
+}
