@@ -28,7 +28,7 @@ let package = Package(
     .target(name: "AudioPlayer", dependencies: ["Multicast"], path: "Examples/AudioPlayer/Library"),
     .executableTarget(
       name: "audio-player", dependencies: ["AudioPlayer"], path: "Examples/AudioPlayer/Demo"),
-    .testTarget(name: "AudioPlayerTests", dependencies: ["AudioPlayer"]),
+    .testTarget(name: "AudioPlayerTests", dependencies: ["AudioPlayer", "Multicast"]),
     .target(
       name: "WeatherStation", dependencies: ["Multicast"], path: "Examples/WeatherStation/Library"),
     .executableTarget(

@@ -12,12 +12,13 @@
 ///   it only to end the subscription early with ``cancel()``.
 ///
 /// Keep many subscriptions together in a `Set` and end them all at once by
-/// emptying it:
+/// emptying it. Here with the player of the AudioPlayer example, whose
+/// progress is an ``Event`` and whose volume an ``ObservableValue``:
 ///
 /// ```swift
 /// var subscriptions: Set<Subscription> = []
-/// metronome.ticks.observe { print($0) }.store(in: &subscriptions)
-/// volume.observe { old, new in print(old, "->", new) }.store(in: &subscriptions)
+/// player.elapsed.observe { print("at", $0) }.store(in: &subscriptions)
+/// player.volume.observe { old, new in print(old, "->", new) }.store(in: &subscriptions)
 /// subscriptions.removeAll()  // both end here
 /// ```
 ///

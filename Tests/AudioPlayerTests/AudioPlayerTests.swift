@@ -2,6 +2,7 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 import AudioPlayer
+import Multicast
 import Testing
 
 /// Records every call an observer gets, in order.
@@ -71,13 +72,12 @@ struct AudioPlayerTests {
   func views() throws {
     var lines: [String] = []
     let player = AudioPlayer(playlist: songs)
-    let nowPlaying = NowPlayingView { lines.append("now: " + $0) }
-    let playlist = PlaylistView { lines.append("list: " + $0) }
-    let mini = MiniPlayer { lines.append("mini: " + $0) }
-    for view in [nowPlaying, playlist, mini] as [any AudioPlayerObserver] {
-      player.addObserver(view)
-    }
+    let nowPlaying = NowPlayingView(player: player) { lines.append("now: " + $0) }
+    let playlist = PlaylistView(player: player) { lines.append("list: " + $0) }
+    let mini = MiniPlayer(player: player) { lines.append("mini: " + $0) }
     try player.play(at: 1)
+    player.advance(by: .seconds(30))
+    player.volume.value = try #require(AudioPlayer.Volume(0.25))
     player.pause()
     player.stop()
     #expect(
@@ -85,11 +85,90 @@ struct AudioPlayerTests {
         "now: Now playing: Two (3:07)",
         "list: Playlist:\n  1. One\n▶ 2. Two",
         "mini: [▶ Two]",
+        "mini: [▶ Two 0:30 / 3:07]",
+        "mini: [volume 50% → 25%]",
         "mini: [❚❚ Two]",
         "list: Playlist:\n  1. One\n  2. Two",
         "mini: [■ stopped]",
       ])
     withExtendedLifetime((nowPlaying, playlist, mini)) {}
+  }
+
+  @Test("A view that is released hears nothing more, on any face")
+  func viewLifetime() throws {
+    var lines: [String] = []
+    let player = AudioPlayer(playlist: songs)
+    var mini: MiniPlayer? = MiniPlayer(player: player) { lines.append($0) }
+    try player.play(at: 0)
+    mini = nil
+    player.advance(by: .seconds(5))
+    player.volume.value = try #require(AudioPlayer.Volume(1))
+    player.stop()
+    #expect(lines == ["[▶ One]"])
+    _ = mini
+  }
+
+  @Test("Playback advances while playing, goes on into the next item, and stops after the last")
+  func progress() throws {
+    let player = AudioPlayer(playlist: songs)
+    let recorder = CallRecorder()
+    player.addObserver(recorder)
+    var sent: [String] = []
+    let subscription = player.elapsed.observe { sent.append("\($0.item.title) \($0)") }
+    player.advance(by: .seconds(10))  // idle: nothing plays
+    try player.play(at: 0)
+    player.advance(by: .seconds(20))
+    player.pause()
+    player.advance(by: .seconds(100))  // paused: nothing moves
+    #expect(player.elapsedTime == .seconds(20))
+    player.resume()
+    player.advance(by: .seconds(50))  // the 45 s left of One, then 5 s of Two
+    #expect(player.currentPosition == 1 && player.elapsedTime == .seconds(5))
+    player.advance(by: .seconds(1_000))
+    #expect(
+      sent == ["One 0:20 / 1:05", "One 1:05 / 1:05", "Two 0:05 / 3:07", "Two 3:07 / 3:07"])
+    #expect(
+      recorder.calls == ["start One", "pause One", "resume One", "start Two", "stop"])
+    #expect(player.state == .idle && player.elapsedTime == .seconds(0))
+    subscription.cancel()
+  }
+
+  @Test("Volume: from 0 to 1 only, each change heard with the old and the new value")
+  func volume() throws {
+    #expect(AudioPlayer.Volume(1.5) == nil)
+    #expect(AudioPlayer.Volume(-0.1) == nil)
+    #expect(AudioPlayer.Volume(.nan) == nil)
+    let player = AudioPlayer(playlist: songs)
+    #expect(player.volume.value.level == 0.5)
+    var changes: [String] = []
+    let subscription = player.volume.observe { old, new in changes.append("\(old) → \(new)") }
+    for line in ["volume 0.8", "volume 0"] {
+      try player.perform(#require(try Command(parsing: line)))
+    }
+    #expect(changes == ["50% → 80%", "80% → 0%"])
+    subscription.cancel()
+  }
+
+  @Test("The player's documented example works as written")
+  func documentedExample() throws {
+    var printed: [String] = []
+    func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+    let (song, otherSong) = (songs[1], songs[0])
+
+    let player = AudioPlayer(playlist: [song, otherSong])
+    let view = NowPlayingView(player: player, output: { print($0) })
+    try player.play(at: 0)  // prints "Now playing: ..."
+    var subscriptions: Set<Subscription> = []
+    player.elapsed.observe { print("at", $0) }.store(in: &subscriptions)
+    player.volume.observe { old, new in print(old, "->", new) }.store(in: &subscriptions)
+    player.advance(by: .seconds(30))  // prints "at 0:30 / 3:07"
+    player.volume.value = AudioPlayer.Volume(0.8)!  // prints "50% -> 80%"
+
+    #expect(printed == ["Now playing: Two (3:07)", "at 0:30 / 3:07", "50% -> 80%"])
+    subscriptions.removeAll()
+    player.advance(by: .seconds(1))
+    #expect(printed.count == 3)
+    withExtendedLifetime(view) {}
   }
 
   @Test("A removed or deallocated observer hears nothing more")
@@ -117,6 +196,15 @@ struct AudioPlayerTests {
     #expect(throws: Command.ParseError.self) { try Command(parsing: "play zero") }
     #expect(throws: Command.ParseError.self) { try Command(parsing: "play 0") }
     #expect(throws: Command.ParseError.self) { try Command(parsing: "stop now") }
+    #expect(try Command(parsing: "wait 30") == .wait(.seconds(30)))
+    #expect(try Command(parsing: "volume 1") == .volume(#require(AudioPlayer.Volume(1))))
+    for line in ["volume 1.2", "volume loud", "volume", "wait 0", "wait -5", "wait 1 2"] {
+      #expect(throws: Command.ParseError.self, "\(line)") { try Command(parsing: line) }
+    }
+    #expect(
+      throws: Command.ParseError(
+        line: "volume 2", reason: "volume takes a level from 0 to 1, such as 'volume 0.8'")
+    ) { try Command(parsing: "volume 2") }
     do {
       _ = try Command(parsing: "dance")
       Issue.record("'dance' parsed")

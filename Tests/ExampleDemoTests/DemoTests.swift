@@ -192,6 +192,12 @@ struct AudioPlayerDemoTests {
     #expect(lines.contains("  ▶ 1. Blue in Green"))
     #expect(lines.contains("  [❚❚ Blue in Green]"))
     #expect(lines.contains("  [■ stopped]"))
+    // The closure faces: the volume and the progress, which runs on into the
+    // next item.
+    #expect(lines.contains("  [volume 50% → 80%]"))
+    #expect(lines.contains("  [▶ Blue in Green 0:30 / 5:37]"))
+    #expect(lines.contains("  [▶ So What 9:22 / 9:22]"))
+    #expect(lines.contains("  [▶ Freddie Freeloader 0:38 / 9:46]"))
     // Pausing twice is harmless: the second pause prints nothing.
     let pauses = lines.indices.filter { lines[$0] == "> pause" }
     #expect(pauses.count == 2 && lines[pauses[1] - 1] == "  [❚❚ Blue in Green]")
@@ -326,6 +332,12 @@ struct AudioPlayerConversationTests {
 
     session.send("rewind\r\n")
     #expect(try session.errors(until: "\n").contains("line 2: unknown command 'rewind'"))
+
+    session.send("volume 0.8\r\n")
+    #expect(try session.output(until: "[volume 50% → 80%]").hasPrefix("\n> volume 0.8\n"))
+
+    session.send("wait 30\n")
+    #expect(try session.output(until: "[▶ Blue in Green 0:30 / 5:37]").hasPrefix("\n> wait 30\n"))
 
     session.send("pause\r\n")
     #expect(try session.output(until: "[❚❚ Blue in Green]").hasPrefix("\n> pause\n"))

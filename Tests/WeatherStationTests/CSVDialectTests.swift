@@ -229,7 +229,10 @@ struct CSVDialectTests {
     let summary = try WeatherData().replay(
       csv: "\n\n\(ObservationCSVTests.header)\nJFK,2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x")
     #expect(summary.rowsReplayed == 1)
-    #expect(throws: ObservationCSV.HeaderError(line: 3, reason: "the header: field 2 has text after its closing quote")) {
+    #expect(
+      throws: ObservationCSV.HeaderError(
+        line: 3, reason: "the header: field 2 has text after its closing quote")
+    ) {
       try WeatherData().replay(csv: "\r\n\r\norigin,\"year\"s")
     }
   }

@@ -10,7 +10,8 @@ import Foundation
 ///     audio-player --commands -     commands from standard input, one per line
 ///     audio-player --commands FILE  commands from a file
 ///
-/// Commands: play N, pause, resume, next, stop, quit. Each line is answered
+/// Commands: play N, pause, resume, next, stop, volume L (from 0 to 1),
+/// wait S (let S seconds of playback pass), quit. Each line is answered
 /// before the next is read; `quit` ends the session at once. Lines may end in
 /// "\n" or "\r\n". An unknown command is reported on standard error with its
 /// line number, and the session goes on; the exit status is then 1.
@@ -23,7 +24,8 @@ struct AudioPlayerDemo {
   ]
 
   static let script = [
-    "play 1", "pause", "pause", "resume", "next", "next", "next", "play 2", "stop",
+    "play 1", "volume 0.8", "wait 30", "pause", "pause", "resume", "next", "wait 600", "next",
+    "play 2", "stop",
   ]
 
   static func main() {
@@ -43,12 +45,13 @@ struct AudioPlayerDemo {
     }
 
     let player = AudioPlayer(playlist: playlist)
-    let views: [any AudioPlayerObserver] = [
-      NowPlayingView { print("  \($0)") },
-      PlaylistView { print($0.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n")) },
-      MiniPlayer { print("  \($0)") },
+    let views: [AnyObject] = [
+      NowPlayingView(player: player) { print("  \($0)") },
+      PlaylistView(player: player) {
+        print($0.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n"))
+      },
+      MiniPlayer(player: player) { print("  \($0)") },
     ]
-    for view in views { player.addObserver(view) }
 
     var failures = 0
     var number = 0

@@ -1,8 +1,10 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+import Multicast
+
 /// A request to an ``AudioPlayer``, as a person types it: `play N`, `pause`,
-/// `resume`, `next`, `stop` or `quit`.
+/// `resume`, `next`, `stop`, `volume L`, `wait S` or `quit`.
 public enum Command: Equatable, Sendable {
   /// Play the item at a position in the playlist, counted from 1.
   case play(Int)
@@ -14,6 +16,10 @@ public enum Command: Equatable, Sendable {
   case next
   /// Stop playing.
   case stop
+  /// Set the volume: `volume 0.8`.
+  case volume(AudioPlayer.Volume)
+  /// Let playback run for a number of seconds: `wait 30`.
+  case wait(TrackDuration)
   /// End the session.
   case quit
 
@@ -26,6 +32,16 @@ public enum Command: Equatable, Sendable {
 
     /// The line and the reason, as one sentence.
     public var description: String { "unknown command '\(line)': \(reason)" }
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - line: The line as it was typed.
+    ///   - reason: What is wrong with it.
+    public init(line: String, reason: String) {
+      self.line = line
+      self.reason = reason
+    }
   }
 
   /// Parses one line; blank lines and lines starting with `#` are `nil`.
@@ -44,6 +60,24 @@ public enum Command: Equatable, Sendable {
       self = .play(position)
     case ("play", _):
       throw ParseError(line: line, reason: "play takes one position, such as 'play 2'")
+    case ("volume", 1):
+      guard let level = Double(arguments[arguments.startIndex]),
+        let volume = AudioPlayer.Volume(level)
+      else {
+        throw ParseError(
+          line: line, reason: "volume takes a level from 0 to 1, such as 'volume 0.8'")
+      }
+      self = .volume(volume)
+    case ("wait", 1):
+      guard let seconds = Int(arguments[arguments.startIndex]), seconds >= 1 else {
+        throw ParseError(
+          line: line, reason: "wait takes a number of seconds from 1, such as 'wait 30'")
+      }
+      self = .wait(.seconds(seconds))
+    case ("volume", _):
+      throw ParseError(line: line, reason: "volume takes one level, such as 'volume 0.8'")
+    case ("wait", _):
+      throw ParseError(line: line, reason: "wait takes one number of seconds, such as 'wait 30'")
     case ("pause", 0): self = .pause
     case ("resume", 0): self = .resume
     case ("next", 0): self = .next
@@ -52,7 +86,8 @@ public enum Command: Equatable, Sendable {
     case ("pause", _), ("resume", _), ("next", _), ("stop", _), ("quit", _):
       throw ParseError(line: line, reason: "\(name) takes no argument")
     default:
-      throw ParseError(line: line, reason: "try play N, pause, resume, next, stop or quit")
+      throw ParseError(
+        line: line, reason: "try play N, pause, resume, next, stop, volume L, wait S or quit")
     }
   }
 }
@@ -70,6 +105,8 @@ extension AudioPlayer {
     case .resume: resume()
     case .next: next()
     case .stop: stop()
+    case .volume(let volume): self.volume.value = volume
+    case .wait(let duration): advance(by: duration)
     case .quit: break
     }
   }

@@ -1,21 +1,26 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+import Multicast
+
 /// Shows the title and duration of the item that starts playing, and nothing
 /// else: it implements one method of ``AudioPlayerObserver``.
 public final class NowPlayingView: AudioPlayerObserver {
   private let output: (String) -> Void
 
-  /// Creates a view that writes its lines to `output`.
+  /// Creates a view of `player` that writes its lines to `output`.
   ///
-  /// - Parameter output: Where each line goes.
-  public init(output: @escaping (String) -> Void) {
+  /// - Parameters:
+  ///   - player: The player to show; the view observes it from now on.
+  ///   - output: Where each line goes.
+  public init(player: AudioPlayer, output: @escaping (String) -> Void) {
     self.output = output
+    player.addObserver(self)
   }
 
   /// Shows the item that started.
   public func audioPlayer(_ player: AudioPlayer, didStartPlaying item: AudioPlayer.Item) {
-    output("Now playing: \(item.title) (\(item.duration.minutesAndSeconds))")
+    output("Now playing: \(item.title) (\(item.duration))")
   }
 }
 
@@ -24,11 +29,14 @@ public final class NowPlayingView: AudioPlayerObserver {
 public final class PlaylistView: AudioPlayerObserver {
   private let output: (String) -> Void
 
-  /// Creates a view that writes its lines to `output`.
+  /// Creates a view of `player` that writes its lines to `output`.
   ///
-  /// - Parameter output: Where each line goes.
-  public init(output: @escaping (String) -> Void) {
+  /// - Parameters:
+  ///   - player: The player to show; the view observes it from now on.
+  ///   - output: Where each line goes.
+  public init(player: AudioPlayer, output: @escaping (String) -> Void) {
     self.output = output
+    player.addObserver(self)
   }
 
   /// Shows the playlist with the started item marked.
@@ -49,15 +57,27 @@ public final class PlaylistView: AudioPlayerObserver {
   }
 }
 
-/// Shows one status line for every change of state.
+/// Shows one status line for every change of state, for progress and for the
+/// volume.
+///
+/// It observes all three faces of the player: its ``AudioPlayerObserver``
+/// methods, its ``AudioPlayer/elapsed`` event with a method, and its
+/// ``AudioPlayer/volume`` with a closure.
 public final class MiniPlayer: AudioPlayerObserver {
   private let output: (String) -> Void
 
-  /// Creates a view that writes its lines to `output`.
+  /// Creates a view of `player` that writes its lines to `output`.
   ///
-  /// - Parameter output: Where each line goes.
-  public init(output: @escaping (String) -> Void) {
+  /// - Parameters:
+  ///   - player: The player to show; the view observes its changes of state,
+  ///     its progress and its volume from now on.
+  ///   - output: Where each line goes.
+  public init(player: AudioPlayer, output: @escaping (String) -> Void) {
     self.output = output
+    player.addObserver(self)
+    // Both subscriptions last while the view lives.
+    player.elapsed.observe(self, MiniPlayer.showProgress)
+    player.volume.observe(self) { view, old, new in view.output("[volume \(old) → \(new)]") }
   }
 
   /// Shows that an item is playing.
@@ -78,5 +98,10 @@ public final class MiniPlayer: AudioPlayerObserver {
   /// Shows that nothing is playing.
   public func audioPlayerDidStop(_ player: AudioPlayer) {
     output("[■ stopped]")
+  }
+
+  /// Shows how far into its item playback is, such as `[▶ So What 0:30 / 9:22]`.
+  private func showProgress(_ progress: AudioPlayer.Progress) {
+    output("[▶ \(progress.item.title) \(progress)]")
   }
 }

@@ -78,7 +78,8 @@ public struct CSVReader: ~Copyable {
   ///   longer one is delivered with a problem. It must be at least 1.
   public init(maximumRecordLength: Int = defaultMaximumRecordLength) {
     precondition(
-      maximumRecordLength > 0, "CSVReader: maximumRecordLength is \(maximumRecordLength); it must be at least 1")
+      maximumRecordLength > 0,
+      "CSVReader: maximumRecordLength is \(maximumRecordLength); it must be at least 1")
     self.maximumRecordLength = maximumRecordLength
     bytes = .allocate(capacity: maximumRecordLength)
     fieldEnds = .allocate(capacity: maximumRecordLength + 1)
@@ -199,8 +200,7 @@ public struct CSVReader: ~Copyable {
   ///
   /// - Parameter body: Called with the last record, if there is one.
   /// - Throws: What `body` throws.
-  public mutating func finish<E: Error>(_ body: (borrowing CSVRecord) throws(E) -> Void) throws(E)
-  {
+  public mutating func finish<E: Error>(_ body: (borrowing CSVRecord) throws(E) -> Void) throws(E) {
     defer { reset() }
     if let seen = byteOrderMarkSeen, seen > 0 {
       // The input was only the start of a byte-order mark: it is data.
@@ -385,6 +385,7 @@ public struct CSVRecord {
   /// The bytes of a field, without its quotes.
   ///
   /// - Parameter index: The field's index, from 0.
+  /// - Returns: The bytes, valid while the record is.
   func bytes(at index: Int) -> UnsafeBufferPointer<UInt8> {
     precondition(index >= 0 && index < count, "CSVRecord: no field \(index) in \(count)")
     let start = index == 0 ? 0 : fieldEnds[index - 1]
