@@ -291,6 +291,15 @@ struct CSVReaderTests {
     }
   }
 
+  @Test("Inside quotes, CR, LF and CRLF are each one line, even around a doubled quote")
+  func lineBreaksInsideQuotes() {
+    for size in [1, 2, 100] {
+      let read = Self.records("\"a\r\"\"\nb\r\nc\"\nnext", chunk: size)
+      #expect(read.map(\.fields) == [["a\r\"\nb\r\nc"], ["next"]])
+      #expect(read.map(\.line) == [1, 5])
+    }
+  }
+
   @Test("Empty lines are skipped; a lone CR ends a line; CRLF is one line break")
   func lineBreaks() {
     let read = Self.records("\n\r\na\rb\r\n\r\nc\n\n")

@@ -165,7 +165,8 @@ public struct CSVReader: ~Copyable {
           afterCR = byte == .carriageReturn
           j += 1
         }
-        quotedAfterCR = afterCR
+        // A quote ends the scan, and is not a CR.
+        quotedAfterCR = j == end && afterCR
         keep(base + i, count: j - i)
         i = j
         if i < end {
