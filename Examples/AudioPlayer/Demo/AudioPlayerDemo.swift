@@ -43,7 +43,15 @@ struct AudioPlayerDemo {
     default:
       fail("usage: audio-player [--commands FILE | --commands -]", status: 2)
     }
+    let failures = play(nextLine)
+    exit(failures == 0 ? 0 : 1)
+  }
 
+  /// Runs the session; returns how many lines failed.
+  ///
+  /// The player and its views end with this function, before the process
+  /// exits, so nothing is left alive at exit.
+  static func play(_ nextLine: () -> String?) -> Int {
     let player = AudioPlayer(playlist: playlist)
     let views: [AnyObject] = [
       NowPlayingView(player: player) { print("  \($0)") },
@@ -70,7 +78,7 @@ struct AudioPlayerDemo {
       fflush(nil)
     }
     withExtendedLifetime(views) {}
-    exit(failures == 0 ? 0 : 1)
+    return failures
   }
 
   /// Makes the file at `path` the standard input, or stops with a clear
