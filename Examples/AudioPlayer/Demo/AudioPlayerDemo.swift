@@ -13,8 +13,9 @@ import Foundation
 /// Commands: play N, pause, resume, next, stop, volume L (from 0 to 1),
 /// wait S (let S seconds of playback pass), quit. Each line is answered
 /// before the next is read; `quit` ends the session at once. Lines may end in
-/// "\n" or "\r\n". An unknown command is reported on standard error with its
-/// line number, and the session goes on; the exit status is then 1.
+/// "\n" or "\r\n". A line that is not a command is reported on standard
+/// error with its line number and what is wrong with it, and the session goes
+/// on; the exit status is then 1.
 @main
 struct AudioPlayerDemo {
   static let playlist = [

@@ -30,8 +30,9 @@ public enum Command: Equatable, Sendable {
     /// What is wrong with it.
     public var reason: String
 
-    /// The line and the reason, as one sentence.
-    public var description: String { "unknown command '\(line)': \(reason)" }
+    /// The line and the reason, as one sentence: `'volume 2': volume takes a
+    /// level from 0 to 1, such as 'volume 0.8'`.
+    public var description: String { "'\(line)': \(reason)" }
 
     /// Creates an error.
     ///
@@ -87,7 +88,8 @@ public enum Command: Equatable, Sendable {
       throw ParseError(line: line, reason: "\(name) takes no argument")
     default:
       throw ParseError(
-        line: line, reason: "try play N, pause, resume, next, stop, volume L, wait S or quit")
+        line: line,
+        reason: "unknown command; try play N, pause, resume, next, stop, volume L, wait S or quit")
     }
   }
 }
