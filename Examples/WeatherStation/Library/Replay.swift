@@ -147,5 +147,4 @@ private struct ObservationReplay {
     counts.rowsReplayed += 1
     if measurement.pressure == nil { counts.rowsWithoutPressure += 1 }
   }
-
 }
