@@ -27,7 +27,8 @@
 /// made; each is held as long as its token or its target lives, never longer;
 /// a subscription made or ended during a delivery follows the re-entrancy
 /// rules of ``MulticastDelegate``; and no lock is held while handlers run.
-/// Sending with no subscriber costs a lock and nothing else.
+/// Sending with no subscriber takes an uncontended lock three times and
+/// allocates nothing.
 ///
 /// # Knowing when anyone listens
 ///
@@ -36,7 +37,11 @@
 /// `onLastObserverGone` when the last one ends. A subscription ends when it is
 /// cancelled, when its token is released, or when its target dies. A target
 /// that dies is noticed at the next ``send(_:)``, since nothing tells the
-/// event of a death until it looks. Capture the owner weakly in these
+/// event of a death until it looks.
+///
+/// Each transition is noticed exactly once, and the notices run one at a time
+/// in the order of the transitions, so they always alternate. A notice that
+/// subscribes or cancels runs to its end before the notice it causes begins. Capture the owner weakly in these
 /// closures: the sender keeps them.
 ///
 /// # Threads

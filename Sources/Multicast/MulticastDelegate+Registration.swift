@@ -62,13 +62,20 @@ extension MulticastDelegate {
 
   /// The number of registered observers that are alive.
   ///
-  /// - Complexity: O(n), where n is the number of registrations.
+  /// The answer is exact at one instant during the call, even while other
+  /// threads add and remove observers.
+  ///
+  /// - Complexity: O(n), where n is the number of registrations, with the
+  ///   lock held.
   public var count: Int { storage.liveCount }
 
   /// Whether no registered observer is alive.
   ///
+  /// The answer is exact at one instant during the call, even while other
+  /// threads add and remove observers.
+  ///
   /// - Complexity: O(1) when an observer is registered and alive early in the
-  ///   order; O(n) otherwise.
+  ///   order; O(n), with the lock held, otherwise.
   public var isEmpty: Bool { storage.isEmpty }
 
   /// Calls `body` with the observer as an object; stops with a clear message

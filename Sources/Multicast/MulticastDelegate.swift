@@ -46,8 +46,10 @@
 ///
 /// Observers are held weakly and never retained. An observer that is
 /// deallocated without being removed is never called again and stops counting
-/// at once: ``count``, ``isEmpty`` and ``contains(_:)`` are always exact. An
-/// observer may call ``removeObserver(_:)`` with itself from its `deinit`.
+/// at once: ``count``, ``isEmpty`` and ``contains(_:)`` are always exact,
+/// even while other threads add and remove observers: each answers what the
+/// registrations were at one instant during the call. An observer may call
+/// ``removeObserver(_:)`` with itself from its `deinit`.
 /// Storage for dead observers is reclaimed as registrations and removals go on,
 /// so it stays proportional to the observers alive.
 ///
@@ -94,10 +96,11 @@
 ///
 /// ``addObserver(_:)`` and ``removeObserver(_:)`` are amortized O(1);
 /// ``contains(_:)`` is O(1); ``count`` and ``isEmpty`` are O(n), since only
-/// looking at an observer tells whether it is still alive. A broadcast takes a
-/// lock briefly as it starts and as it ends; in between, for each observer, it
-/// loads the weak reference and calls `body`, with no heap allocation. When `Observer` is a class or an existential of one
-/// class-bound protocol, the observer is rebuilt from the pointers recorded
+/// looking at an observer tells whether it is still alive, and they hold the
+/// lock while they look. A broadcast takes the lock briefly as it starts and as
+/// it ends; in between, for each observer, it loads the weak reference and
+/// calls `body`, with no heap allocation. When `Observer` is a class or an
+/// existential of one class-bound protocol, the observer is rebuilt from the pointers recorded
 /// when it was added, so no runtime cast is made per call; other existentials
 /// fall back to a dynamic cast.
 public final class MulticastDelegate<Observer> {

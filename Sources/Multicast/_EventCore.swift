@@ -22,8 +22,11 @@ final class _EventCore<Value>: _SubscriptionSource {
   let storage = _ObserverStorage<Handler>(keyed: false)
   private let onFirstObserver: (() -> Void)?
   private let onLastObserverGone: (() -> Void)?
-  /// Whether the owner was last told that the event has observers.
-  private var isObserved = false
+  /// The transitions between no live subscription and some, and which of
+  /// them the owner has been told of; read and written only with the
+  /// storage's lock held, in the critical section of the change that
+  /// causes them.
+  private var notices = _OccupancyNotices()
 
   init(onFirstObserver: (() -> Void)?, onLastObserverGone: (() -> Void)?) {
     self.onFirstObserver = onFirstObserver
@@ -45,29 +48,27 @@ final class _EventCore<Value>: _SubscriptionSource {
   /// Registers `handler` for as long as `object` lives, with no
   /// subscription to end it earlier.
   func register(_ object: AnyObject, handler: @escaping Handler) -> _Registration {
-    let registration = storage.append(object, payload: handler)
-    if !isObserved {
-      isObserved = true
-      onFirstObserver?()
+    // The caller holds `object`, so the event has a live registration now.
+    let (registration, mustNotify) = storage.mutate { state, garbage in
+      (state.append(object, payload: handler, &garbage), notices.record(isOccupied: true))
     }
+    if mustNotify { notifyOwner() }
     return registration
   }
 
   /// Ends `registration`, if it has not ended.
   func unsubscribe(_ registration: _Registration) {
-    if storage.removeRegistration(registration) { noticeIfUnobserved() }
+    change { state, garbage in _ = state.removeRegistration(registration, &garbage) }
   }
 
   /// Ends every subscription bound to `target`; returns how many there were.
   func unsubscribeAll(boundTo target: AnyObject) -> Int {
-    let removed = storage.removeAll(heldBy: target)
-    if removed > 0 { noticeIfUnobserved() }
-    return removed
+    change { state, garbage in state.removeAll(heldBy: target, &garbage) }
   }
 
   /// Ends every subscription.
   func unsubscribeAll() {
-    if storage.removeAll() { noticeIfUnobserved() }
+    change { state, garbage in _ = state.removeAll(&garbage) }
   }
 
   func send(_ value: Value) {
@@ -77,14 +78,89 @@ final class _EventCore<Value>: _SubscriptionSource {
       handler(object, value)
     }
     // Observers that died unseen are noticed here, when no one was reached.
-    if !delivered { noticeIfUnobserved() }
+    if !delivered { change { _, _ in } }
   }
 
   var hasObservers: Bool { !storage.isEmpty }
 
-  private func noticeIfUnobserved() {
-    guard isObserved, storage.isEmpty else { return }
-    isObserved = false
-    onLastObserverGone?()
+  /// Makes `body`'s change to the registrations and, in the same critical
+  /// section, records whether a live registration is left; then tells the
+  /// owner of any transition.
+  ///
+  /// Deciding under the lock is what makes the notices exact: two threads
+  /// that end the last two subscriptions at once cannot both see one left,
+  /// or both see none.
+  private func change<Result>(
+    _ body: (inout _ObserverStorage<Handler>.State, inout _ObserverStorage<Handler>.Garbage)
+      -> Result
+  ) -> Result {
+    let (result, mustNotify, witness) = storage.mutate { state, garbage in
+      let result = body(&state, &garbage)
+      let witness = state.firstLiveObject()
+      return (result, notices.record(isOccupied: witness != nil), witness)
+    }
+    // The live object that was found is released here, after unlocking.
+    withExtendedLifetime(witness) {}
+    if mustNotify { notifyOwner() }
+    return result
+  }
+
+  /// Tells the owner of every transition recorded and not yet told of, in
+  /// order, one at a time, with no lock held.
+  ///
+  /// Only one thread does this at a time: a transition recorded meanwhile, on
+  /// this thread (by a notice that subscribes) or another, is told by this
+  /// loop, after the notice that is running.
+  private func notifyOwner() {
+    while let becameObserved = storage.mutate({ _, _ in notices.takeNext() }) {
+      if becameObserved {
+        onFirstObserver?()
+      } else {
+        onLastObserverGone?()
+      }
+    }
+  }
+}
+
+/// The transitions of an event between no live subscription and some, as
+/// recorded under the storage's lock, and how many of them the owner has been
+/// told of.
+///
+/// Transitions alternate, starting with the first observer: the k-th (from 0)
+/// is to "observed" when k is even.
+struct _OccupancyNotices {
+  /// Whether the event had a live subscription when last looked at.
+  private(set) var isOccupied = false
+  /// The transitions recorded.
+  private(set) var recorded: UInt64 = 0
+  /// The transitions the owner has been told of, or is being told of.
+  private(set) var told: UInt64 = 0
+  /// Whether a thread is telling the owner.
+  private(set) var isTelling = false
+
+  /// Records whether the event has a live subscription now.
+  ///
+  /// - Returns: Whether the caller must tell the owner (``takeNext()`` until
+  ///   it returns `nil`): a transition was recorded and no one else is
+  ///   telling.
+  mutating func record(isOccupied: Bool) -> Bool {
+    guard isOccupied != self.isOccupied else { return false }
+    self.isOccupied = isOccupied
+    recorded += 1
+    guard !isTelling else { return false }
+    isTelling = true
+    return true
+  }
+
+  /// The next transition to tell the owner of: `true` for the first observer,
+  /// `false` for the last one gone; or `nil`, when all are told, and the
+  /// caller stops telling.
+  mutating func takeNext() -> Bool? {
+    guard told < recorded else {
+      isTelling = false
+      return nil
+    }
+    told += 1
+    return told % 2 == 1
   }
 }

@@ -124,28 +124,4 @@ extension _ObserverStorage {
     cursor = relocated
     if isUnread { left.deallocate() }
   }
-
-  /// The number of live registrations.
-  ///
-  /// O(n).
-  var liveCount: Int {
-    var count = 0
-    visit { _, _ in
-      count += 1
-      return true
-    }
-    return count
-  }
-
-  /// Whether there is no live registration.
-  ///
-  /// O(n) when only dead ones are left.
-  var isEmpty: Bool {
-    var isEmpty = true
-    visit { _, _ in
-      isEmpty = false
-      return false
-    }
-    return isEmpty
-  }
 }

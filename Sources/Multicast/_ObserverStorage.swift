@@ -146,17 +146,7 @@ struct _ObserverStorage<Payload>: ~Copyable, @unchecked Sendable {
   /// - Complexity: O(n), where n is the number of registrations.
   @discardableResult
   func removeAll() -> Bool {
-    mutate { state, garbage in
-      let buffer = state.buffer
-      var removed = false
-      for position in 0..<buffer.count where !_EntryWord(rawValue: buffer.words[position]).isRemoved
-      {
-        state.markRemoved(at: position)
-        removed = true
-      }
-      state.compactIfSparse(&garbage)
-      return removed
-    }
+    mutate { state, garbage in state.removeAll(&garbage) }
   }
 }
 
@@ -179,6 +169,19 @@ extension _ObserverStorage.State {
     nextSequence += 1
     registrationsSinceSweep += 1
     return sequence
+  }
+
+  /// Removes every registration.
+  ///
+  /// - Returns: Whether any was registered.
+  mutating func removeAll(_ garbage: inout _ObserverStorage.Garbage) -> Bool {
+    var removed = false
+    for position in 0..<buffer.count where !_EntryWord(rawValue: buffer.words[position]).isRemoved {
+      markRemoved(at: position)
+      removed = true
+    }
+    compactIfSparse(&garbage)
+    return removed
   }
 
   /// Whether the next replacement or compaction should sweep: once there have

@@ -185,6 +185,36 @@ struct EventTests {
     withExtendedLifetime(c) {}
   }
 
+  @Test("A notice that ends or makes subscriptions is followed by the notices it causes, in order")
+  func reentrantNotices() {
+    let log = Log()
+    var opening: Subscription?
+    var again: Subscription?
+    var sender: EventSender<Int>!
+    sender = EventSender<Int>(
+      onFirstObserver: {
+        log.append("first begins")
+        opening?.cancel()
+        log.append("first ends")
+      },
+      onLastObserverGone: {
+        log.append("last begins")
+        if again == nil { again = sender.event.observe { _ in } }
+        log.append("last ends")
+      })
+    // While `observe` runs, `opening` is still nil: the notice cancels nothing.
+    opening = sender.event.observe { _ in }
+    #expect(log.entries == ["first begins", "first ends"])
+    log.reset()
+    // Cancelling the only subscription tells "last"; that notice subscribes,
+    // which tells "first" once "last" has returned, never inside it.
+    opening?.cancel()
+    #expect(log.entries == ["last begins", "last ends", "first begins", "first ends"])
+    #expect(sender.hasObservers)
+    withExtendedLifetime(again) {}
+    sender = nil  // The notices capture `sender`: break the cycle.
+  }
+
   @Test("The last observer dying counts as going, noticed at the next send")
   func lastObserverDies() {
     let log = Log()

@@ -1,0 +1,70 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+// Questions about the registrations as a whole, answered at one instant.
+//
+// A broadcast's rule (the registrations present when it began, minus those
+// removed before their turn) would be wrong here: it mixes two moments. A
+// count that began before another thread added one observer and removed
+// another could skip both, and answer a number that the registrations never
+// had. So each query looks at the registrations with the lock held from its
+// first entry to its last: no registration or removal can happen in between,
+// and the answer is the one the registrations gave at that instant.
+//
+// Telling a live entry from a dead one means loading its weak reference,
+// which returns a strong one. The query keeps those until it has unlocked:
+// if another thread dropped its own reference meanwhile, releasing ours would
+// run the observer's deinitializer, which may call back into this storage.
+// An observer that dies while a query looks may or may not be counted: a
+// death only takes observers away, so either answer is one the registrations
+// gave at some instant during the call.
+
+extension _ObserverStorage {
+  /// The number of live registrations, at one instant.
+  ///
+  /// - Complexity: O(n), where n is the number of registrations, with the lock
+  ///   held throughout. The references it keeps until unlocking take scratch
+  ///   space on the stack, or on the heap for a large registry.
+  var liveCount: Int {
+    lock.lock()
+    let buffer = state.pointee.buffer
+    return withUnsafeTemporaryAllocation(of: AnyObject.self, capacity: buffer.count) { loaded in
+      var count = 0
+      for position in 0..<buffer.count where !_EntryWord(rawValue: buffer.words[position]).isRemoved
+      {
+        if let object = buffer.entries[position].object {
+          (loaded.baseAddress! + count).initialize(to: object)
+          count += 1
+        }
+      }
+      lock.unlock()
+      loaded.baseAddress?.deinitialize(count: count)
+      return count
+    }
+  }
+
+  /// Whether there is no live registration, at one instant.
+  ///
+  /// - Complexity: O(1) when the first registration is alive; O(n) with the
+  ///   lock held when dead ones come first.
+  var isEmpty: Bool {
+    // The reference is released here, after `withLock` has unlocked.
+    let witness = lock.withLock { state.pointee.firstLiveObject() }
+    return witness == nil
+  }
+}
+
+extension _ObserverStorage.State {
+  /// The object of the first live registration, or `nil` if there is none.
+  ///
+  /// Call with the lock held, and release the result after unlocking.
+  ///
+  /// - Complexity: O(1) when the first registration is alive; O(n) when dead
+  ///   or removed ones come first.
+  func firstLiveObject() -> AnyObject? {
+    for position in 0..<buffer.count where !_EntryWord(rawValue: buffer.words[position]).isRemoved {
+      if let object = buffer.entries[position].object { return object }
+    }
+    return nil
+  }
+}
