@@ -29,8 +29,11 @@ let package = Package(
     .executableTarget(
       name: "audio-player", dependencies: ["AudioPlayer"], path: "Examples/AudioPlayer/Demo"),
     .testTarget(name: "AudioPlayerTests", dependencies: ["AudioPlayer", "Multicast"]),
+    .target(name: "StreamingCSV", path: "Examples/WeatherStation/CSV"),
+    .testTarget(name: "StreamingCSVTests", dependencies: ["StreamingCSV"]),
     .target(
-      name: "WeatherStation", dependencies: ["Multicast"], path: "Examples/WeatherStation/Library"),
+      name: "WeatherStation", dependencies: ["Multicast", "StreamingCSV"],
+      path: "Examples/WeatherStation/Library"),
     .executableTarget(
       name: "weather-station", dependencies: ["WeatherStation"],
       path: "Examples/WeatherStation/Demo"),

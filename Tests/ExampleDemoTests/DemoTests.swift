@@ -74,6 +74,9 @@ struct WeatherStationDemoTests {
     #expect(result.output.contains("Rows replayed: 168\n"))
     #expect(result.output.contains("Rows without pressure: 35\n"))
     #expect(result.output.contains("Rows rejected: 0\n"))
+    #expect(
+      result.output.contains(
+        " ms, reading and broadcasting to 4 observers: three displays and the daily log.\n"))
   }
 
   @Test(

@@ -4,8 +4,9 @@
 import Foundation
 import WeatherStation
 
-/// Replays real hourly weather observations through ``WeatherData`` and its
-/// three displays, printing one line per day and a summary.
+/// Replays real hourly weather observations through ``WeatherData`` to its
+/// four observers (three displays and a daily log), printing one line per day
+/// and a summary.
 ///
 ///     weather-station                      one built-in week at JFK
 ///     weather-station --input FILE         a file with the same columns
@@ -33,6 +34,9 @@ struct WeatherStationDemo {
     let statistics = StatisticsDisplay(data: data)
     let forecast = ForecastDisplay(data: data)
     daily.displays = { "\(current.text) | \(statistics.text) | \(forecast.text)" }
+    // Counted now: observers are held weakly, and an optimized build may
+    // release them after their last use, before the summary is printed.
+    let observerCount = data.observerCount
 
     print("Replaying \(source)\(options.station.map { ", station \($0)" } ?? "")")
     var summary = ReplaySummary()
@@ -67,7 +71,8 @@ struct WeatherStationDemo {
     }
     let milliseconds = Double(elapsed) / 1e6
     print(
-      "Replay took \(String(format: "%.1f", milliseconds)) ms, reading and broadcasting to 4 observers."
+      "Replay took \(String(format: "%.1f", milliseconds)) ms, reading and broadcasting to"
+        + " \(observerCount) observers: three displays and the daily log."
     )
 
     if let station = options.station, summary.rowsReplayed == 0 {

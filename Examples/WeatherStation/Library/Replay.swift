@@ -1,6 +1,8 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+import StreamingCSV
+
 /// What a replay read and did.
 public struct ReplaySummary: Equatable, Sendable {
   /// Rows after the header, blank lines not counted.

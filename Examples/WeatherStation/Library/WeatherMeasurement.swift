@@ -96,3 +96,12 @@ public struct WeatherMeasurement: Equatable, Sendable {
     self.pressure = pressure
   }
 }
+
+/// Writes a measured value with one decimal, such as `39.0`: as the displays
+/// show it, and as ``ObservationCSV`` quotes the bounds of a column.
+func oneDecimal(_ value: Double) -> String {
+  let tenths = (value * 10).rounded()
+  let sign = tenths < 0 ? "-" : ""
+  let magnitude = Int(abs(tenths))
+  return "\(sign)\(magnitude / 10).\(magnitude % 10)"
+}

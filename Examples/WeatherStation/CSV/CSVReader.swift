@@ -387,14 +387,14 @@ public struct CSVRecord {
   ///
   /// - Parameter index: The field's index, from 0.
   /// - Returns: The bytes, valid while the record is.
-  func bytes(at index: Int) -> UnsafeBufferPointer<UInt8> {
+  package func bytes(at index: Int) -> UnsafeBufferPointer<UInt8> {
     precondition(index >= 0 && index < count, "CSVRecord: no field \(index) in \(count)")
     let start = index == 0 ? 0 : fieldEnds[index - 1]
     return UnsafeBufferPointer(start: bytes + start, count: fieldEnds[index] - start)
   }
 
   /// Whether the record is one field of nothing but spaces or tabs.
-  var isBlank: Bool {
+  package var isBlank: Bool {
     problem == nil && count == 1
       && bytes(at: 0).allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
   }

@@ -3,7 +3,7 @@
 
 /// Reads a whole number written in ASCII digits with an optional sign, as
 /// `Int(_:)` does; `nil` if it is not one or has more than 18 digits.
-func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+package func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
   var digits = text[...]
   let negative = digits.first == UInt8(ascii: "-")
   if negative || digits.first == UInt8(ascii: "+") { digits = digits.dropFirst() }
@@ -24,7 +24,7 @@ func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
 /// places a power of ten, both exactly representable, so one division rounds
 /// correctly. Anything else (more digits, exponents, `nan`) goes to
 /// `Double(_:)`.
-func parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+package func parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
   var rest = text[...]
   let negative = rest.first == UInt8(ascii: "-")
   if negative || rest.first == UInt8(ascii: "+") { rest = rest.dropFirst() }
