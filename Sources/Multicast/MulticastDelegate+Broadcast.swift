@@ -18,8 +18,8 @@ extension MulticastDelegate {
   ///   allocation.
   @inlinable
   public func invoke(_ body: (Observer) throws -> Void) rethrows {
-    try storage.forEach { object, word in
-      try Self.withObserver(object, word, body)
+    try storage.forEach { object, witnessTable in
+      try _ObserverLayout.withObserver(object, witnessTable, body)
     }
   }
 

@@ -13,13 +13,19 @@ extension MulticastDelegate {
   @inlinable
   public func addObserver(_ observer: Observer) {
     withObject(of: observer) { object in
-      insert(object, payload: rebuildWord(for: observer, object: object))
+      insert(object, witnessTable: witnessTable(for: observer, object: object))
     }
   }
 
+  /// The witness table to record for `observer`, whose object is `object`.
+  @inlinable
+  func witnessTable(for observer: Observer, object: AnyObject) -> _WitnessTable {
+    rebuildsObservers ? _ObserverLayout.witnessTable(of: observer, object: object) : .needsCast
+  }
+
   @usableFromInline
-  func insert(_ object: AnyObject, payload: UInt) {
-    storage.insert(object, payload: payload)
+  func insert(_ object: AnyObject, witnessTable: _WitnessTable) {
+    storage.insert(object, payload: witnessTable)
   }
 
   /// Removes an observer.
@@ -81,32 +87,17 @@ extension MulticastDelegate {
   /// Calls `body` with the observer as an object; stops with a clear message
   /// if it is not one.
   ///
-  /// When every `Observer` is an object, the reference is the value's first
-  /// word (a class reference, or a class-bound existential's), and `body`
-  /// borrows it with no cast and no retain: both would take the runtime's
-  /// slow path, since observers have side tables. Otherwise each value's
+  /// When every `Observer` is an object, `body` borrows the reference with no
+  /// cast and no retain (see ``_ObserverLayout``). Otherwise each value's
   /// dynamic type is checked.
   @inlinable
   func withObject<Result>(of observer: Observer, _ body: (AnyObject) -> Result) -> Result {
     if observersAreObjects {
-      let address = withUnsafeBytes(of: observer) { $0.load(as: UnsafeRawPointer.self) }
-      return Unmanaged<AnyObject>.fromOpaque(address)._withUnsafeGuaranteedRef(body)
+      return _ObserverLayout.withObject(ofClassBound: observer, body)
     }
     let type = type(of: observer as Any)
     guard type is AnyObject.Type else { Self.badObserver(type) }
     return body(observer as AnyObject)
-  }
-
-  /// Whether every value of `Observer` is a class instance: `Observer` is a
-  /// class, or an existential whose protocols are class-bound.
-  static var observerTypeIsClassBound: Bool {
-    if Observer.self is AnyObject.Type { return true }
-    // An existential type's metadata is its kind, 0x303, then flags whose top
-    // bit is clear when it is class-bound (the Swift ABI's TypeMetadata.rst).
-    let metadata = unsafeBitCast(Observer.self as Any.Type, to: UnsafeRawPointer.self)
-    let kind = metadata.load(as: UInt.self)
-    let flags = metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self)
-    return kind == 0x303 && flags & 0x8000_0000 == 0
   }
 
   /// Stops the program: a value of `type` cannot be an observer.

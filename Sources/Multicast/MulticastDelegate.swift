@@ -97,21 +97,23 @@
 /// ``addObserver(_:)`` and ``removeObserver(_:)`` are amortized O(1);
 /// ``contains(_:)`` is O(1); ``count`` and ``isEmpty`` are O(n), since only
 /// looking at an observer tells whether it is still alive, and they hold the
-/// lock while they look. A broadcast takes the lock briefly as it starts and as
-/// it ends; in between, for each observer, it loads the weak reference and
-/// calls `body`, with no heap allocation. When `Observer` is a class or an
+/// lock while they look. A broadcast takes the lock briefly as it starts and
+/// leaves with one atomic decrement; in between, for each observer, it loads
+/// the weak reference and calls `body`, with no heap allocation. When `Observer` is a class or an
 /// existential of one class-bound protocol, the observer is rebuilt from the pointers recorded
 /// when it was added, so no runtime cast is made per call; other existentials
 /// fall back to a dynamic cast.
 public final class MulticastDelegate<Observer> {
-  /// The registrations, each with the word that rebuilds its observer.
+  /// The registrations, each with the witness table that rebuilds its
+  /// observer.
   @usableFromInline
-  let storage = _ObserverStorage<UInt>(keyed: true)
+  let storage = _KeyedRegistry<_WitnessTable>()
 
-  /// Whether observers may be rebuilt from their recorded bits rather than
+  /// Whether observers may be rebuilt from their witness tables rather than
   /// cast at each call.
   ///
-  /// Tests turn it off to run the contract on both paths.
+  /// Tests turn it off to run the contract on both paths. It costs one
+  /// predictable branch per ``addObserver(_:)``; broadcasts never read it.
   @usableFromInline
   let rebuildsObservers: Bool
 
@@ -125,7 +127,7 @@ public final class MulticastDelegate<Observer> {
   /// Whether every value of `Observer` is a class instance, so that no
   /// value needs checking: see ``withObject(of:_:)``.
   @usableFromInline
-  let observersAreObjects = MulticastDelegate.observerTypeIsClassBound
+  let observersAreObjects = _ObserverLayout<Observer>.isClassBound
 
   init(rebuildingObservers: Bool) {
     self.rebuildsObservers = rebuildingObservers

@@ -19,7 +19,7 @@ final class _EventCore<Value>: _SubscriptionSource {
   /// registration holds weakly (the target, or the core itself).
   typealias Handler = (AnyObject, Value) -> Void
 
-  let storage = _ObserverStorage<Handler>(keyed: false)
+  let storage = _HandleRegistry<Handler>()
   private let onFirstObserver: (() -> Void)?
   private let onLastObserverGone: (() -> Void)?
   /// The transitions between no live subscription and some, and which of
@@ -91,7 +91,7 @@ final class _EventCore<Value>: _SubscriptionSource {
   /// that end the last two subscriptions at once cannot both see one left,
   /// or both see none.
   private func change<Result>(
-    _ body: (inout _ObserverStorage<Handler>.State, inout _ObserverStorage<Handler>.Garbage)
+    _ body: (inout _HandleRegistry<Handler>.State, inout _HandleRegistry<Handler>.Garbage)
       -> Result
   ) -> Result {
     let (result, mustNotify, witness) = storage.mutate { state, garbage in
@@ -112,7 +112,7 @@ final class _EventCore<Value>: _SubscriptionSource {
   /// this thread (by a notice that subscribes) or another, is told by this
   /// loop, after the notice that is running.
   private func notifyOwner() {
-    while let becameObserved = storage.mutate({ _, _ in notices.takeNext() }) {
+    while let becameObserved = storage.withLockedState({ _ in notices.takeNext() }) {
       if becameObserved {
         onFirstObserver?()
       } else {

@@ -4,8 +4,10 @@
 /// Where a broadcast is: the buffer it reads, the next position, the count of
 /// positions it may visit, and the first sequence number it must not visit.
 @usableFromInline
-struct _BroadcastCursor<Payload> {
-  @usableFromInline var buffer: _ObserverBuffer<Payload>
+struct _BroadcastCursor<Payload, Index: _EntryIndex> {
+  @usableFromInline var buffer: _ObserverBuffer<Payload, Index>
+  /// The buffer's entries and payloads, unchecked: the broadcast reads only
+  /// below `count`, which is at most the buffer's count when it was read.
   @usableFromInline var entries: UnsafeMutablePointer<_ObserverEntry>
   @usableFromInline var payloads: UnsafeMutablePointer<Payload>
   @usableFromInline var position: Int
@@ -15,7 +17,7 @@ struct _BroadcastCursor<Payload> {
   @usableFromInline let end: UInt64
 
   @inlinable
-  init(buffer: _ObserverBuffer<Payload>, position: Int, count: Int, end: UInt64) {
+  init(buffer: _ObserverBuffer<Payload, Index>, position: Int, count: Int, end: UInt64) {
     self.buffer = buffer
     self.entries = buffer.entries
     self.payloads = buffer.payloads
@@ -32,7 +34,7 @@ extension _ObserverStorage {
   ///
   /// Everything here is inlined into the caller and specialized for its
   /// payload: a broadcast makes no call but to the lock, the weak load and
-  /// `body`.
+  /// `body`, and leaves with one atomic decrement.
   @inlinable
   func visit(
     _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Bool
@@ -40,14 +42,14 @@ extension _ObserverStorage {
     var cursor = beginBroadcast()
     defer { endBroadcast(cursor) }
     while cursor.position < cursor.count {
-      let word = cursor.buffer.word(at: cursor.position)
-      if _fastPath(word.isCurrent) {
+      let stamp = cursor.buffer.stamp(at: cursor.position)
+      if _fastPath(stamp.isCurrent) {
         if let object = cursor.entries[cursor.position].object {
           guard try body(object, cursor.payloads[cursor.position]) else { return }
         }
-      } else if !word.isRemoved {
+      } else if !stamp.isRemoved {
         // Moved: go on in the buffer that replaced this one.
-        relocate(&cursor, to: word.sequence)
+        relocate(&cursor, to: stamp.sequence)
         continue
       }
       cursor.position += 1
@@ -68,60 +70,64 @@ extension _ObserverStorage {
   /// Starts a broadcast: counts it among the current buffer's readers, so
   /// that no entry it may read moves until it leaves.
   @inlinable
-  func beginBroadcast() -> _BroadcastCursor<Payload> {
-    lock.lock()
-    let buffer = state.pointee.buffer
-    buffer.header.pointee.readers += 1
-    let cursor = _BroadcastCursor(
-      buffer: buffer, position: 0, count: buffer.count, end: state.pointee.nextSequence)
-    lock.unlock()
-    return cursor
+  func beginBroadcast() -> _BroadcastCursor<Payload, Index> {
+    withLockedState { state in
+      let buffer = state.buffer
+      buffer.addReader()
+      return _BroadcastCursor(
+        buffer: buffer, position: 0, count: buffer.count, end: state.nextSequence)
+    }
   }
 
-  /// Ends a broadcast: leaves the buffer it was reading, and frees that
-  /// buffer if it was replaced and this was its last reader.
-  @inlinable
-  func endBroadcast(_ cursor: _BroadcastCursor<Payload>) {
-    lock.lock()
-    let left = cursor.buffer
-    left.readers -= 1
-    let isUnread = left.base != state.pointee.buffer.base && detachIfUnread(left)
-    lock.unlock()
-    if isUnread { left.deallocate() }
-  }
-
-  /// Takes `buffer`, a replaced buffer, off the retired list if no broadcast
-  /// reads it any more; call with the lock held, and free it after unlocking.
+  /// Ends a broadcast: leaves the buffer it was reading, without the lock
+  /// unless that buffer was retired and this was its last reader.
   ///
-  /// Detaching it in the same critical section as its last reader's exit
-  /// keeps every retired buffer read by someone, which the invariants check.
+  /// No buffer is freed under a reader: a buffer is freed either by the
+  /// storage, when it sees no reader with the lock held (and none can join
+  /// without it), or by its last reader, after leaving.
+  @inlinable
+  func endBroadcast(_ cursor: _BroadcastCursor<Payload, Index>) {
+    if _slowPath(cursor.buffer.removeReader()) { free(retired: cursor.buffer) }
+  }
+
+  /// Takes `buffer`, retired and left by its last reader, off the retired
+  /// list and frees it.
   @usableFromInline
-  func detachIfUnread(_ buffer: Buffer) -> Bool {
-    guard buffer.readers == 0,
-      let index = state.pointee.retired.firstIndex(where: { $0.base == buffer.base })
-    else { return false }
-    state.pointee.retired.remove(at: index)
-    return true
+  func free(retired buffer: Buffer) {
+    withLockedState { state in state.forget(retired: buffer) }
+    buffer.deallocate()
   }
 
   /// Moves `cursor` from a replaced buffer to the current one, at the first
   /// entry whose sequence is at least `sequence`.
   @usableFromInline
-  func relocate(_ cursor: inout _BroadcastCursor<Payload>, to sequence: UInt64) {
-    let left = cursor.buffer
+  func relocate(_ cursor: inout _BroadcastCursor<Payload, Index>, to sequence: UInt64) {
+    let exited = cursor.buffer
     let end = cursor.end
-    let (relocated, isUnread) = lock.withLock {
-      left.readers -= 1
-      let current = state.pointee.buffer
-      current.readers += 1
+    let (relocated, mustFree) = withLockedState { state in
+      let current = state.buffer
+      current.addReader()
       let relocated = _BroadcastCursor(
         buffer: current,
         position: current.position(ofFirst: sequence, below: current.count),
         count: current.position(ofFirst: end, below: current.count),
         end: end)
-      return (relocated, detachIfUnread(left))
+      let mustFree = exited.removeReader()
+      if mustFree { state.forget(retired: exited) }
+      return (relocated, mustFree)
     }
     cursor = relocated
-    if isUnread { left.deallocate() }
+    if mustFree { exited.deallocate() }
+  }
+}
+
+extension _ObserverStorage.State {
+  /// Takes a retired buffer that no broadcast reads any more off the retired
+  /// list, to be freed after unlocking.
+  mutating func forget(retired buffer: _ObserverStorage.Buffer) {
+    guard let index = retired.firstIndex(where: { $0.base == buffer.base }) else {
+      preconditionFailure("a retired buffer is not on the retired list")
+    }
+    retired.remove(at: index)
   }
 }

@@ -6,7 +6,7 @@
 // (inside `_ObserverStorage.mutate`), so that an event can decide in the same
 // critical section whether it still has a live registration.
 
-extension _ObserverStorage.State {
+extension _ObserverStorage.State where Index == _Unindexed {
   /// Registers a new entry for `object`.
   ///
   /// - Returns: The registration, the handle to remove it with.
@@ -28,8 +28,8 @@ extension _ObserverStorage.State {
   ) -> Bool {
     let position = buffer.position(ofFirst: registration.sequence, below: buffer.count)
     guard position < buffer.count else { return false }
-    let word = _EntryWord(rawValue: buffer.words[position])
-    guard word.sequence == registration.sequence, !word.isRemoved else { return false }
+    let stamp = buffer.stamp(at: position)
+    guard stamp.sequence == registration.sequence, !stamp.isRemoved else { return false }
     markRemoved(at: position)
     compactIfSparse(&garbage)
     return true
@@ -46,9 +46,7 @@ extension _ObserverStorage.State {
     let key = ObjectIdentifier(object)
     var removed = 0
     for position in 0..<buffer.count
-    where buffer.entries[position].key == key
-      && !_EntryWord(rawValue: buffer.words[position]).isRemoved
-    {
+    where buffer.entry(at: position).pointee.key == key && !buffer.stamp(at: position).isRemoved {
       markRemoved(at: position)
       removed += 1
     }

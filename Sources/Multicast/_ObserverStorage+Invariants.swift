@@ -5,7 +5,7 @@ extension _ObserverStorage {
   /// Checks the storage's internal consistency; traps if it is broken.
   ///
   /// Built with `MULTICAST_INTERNAL_CHECKS` defined, the storage checks itself
-  /// after every mutation; tests also call this after theirs.
+  /// after every change to its state; tests also call this after theirs.
   func checkInvariants() {
     read { state in state.checkInvariants() }
   }
@@ -15,33 +15,42 @@ extension _ObserverStorage.State {
   /// Checks the state's consistency with the lock held; traps if it is broken.
   ///
   /// O(n).
+  @usableFromInline
   func checkInvariants() {
-    let (words, entries, count) = (buffer.words, buffer.entries, buffer.count)
+    let count = buffer.count
     precondition(count <= buffer.capacity, "count \(count) exceeds capacity \(buffer.capacity)")
+    precondition(!buffer.isRetired, "the current buffer is retired")
     var removed = 0
     var previous: UInt64?
     for position in 0..<count {
-      let word = _EntryWord(rawValue: words[position])
-      precondition(!word.isMoved, "entry \(position) of the current buffer is flagged moved")
+      let stamp = buffer.stamp(at: position)
+      precondition(!stamp.isMoved, "entry \(position) of the current buffer is flagged moved")
       precondition(
-        previous.map { $0 < word.sequence } ?? true, "sequences out of order at \(position)")
-      precondition(word.sequence < nextSequence, "a sequence number from the future")
-      previous = word.sequence
-      if word.isRemoved {
-        removed += 1
-      } else if let index = buffer.index {
-        let filed = index.position(of: entries[position].key, in: entries)
-        precondition(
-          filed == position, "entry \(position) is filed at \(String(describing: filed))")
-      }
+        previous.map { $0 < stamp.sequence } ?? true, "sequences out of order at \(position)")
+      precondition(stamp.sequence < nextSequence, "a sequence number from the future")
+      previous = stamp.sequence
+      if stamp.isRemoved { removed += 1 }
     }
     precondition(removed == tombstones, "tombstones \(tombstones), flagged entries \(removed)")
     precondition(count == 0 || tombstones * 2 <= count, "buffer left sparse")
-    if let index = buffer.index {
-      precondition(index.count == count - removed, "index and buffer disagree")
-    }
+    checkIndex(registered: count - removed)
+    // A retired buffer is read by a broadcast, or its last reader has left
+    // and is waiting for the lock to take it off this list.
     for buffer in retired {
-      precondition(buffer.readers > 0, "a replaced buffer is kept with no reader")
+      precondition(buffer.isRetired, "a buffer on the retired list is not flagged retired")
     }
+  }
+
+  /// Checks that the index files exactly the registered entries, each at its
+  /// position.
+  private func checkIndex(registered: Int) {
+    guard Index.filesEntries else { return }
+    for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
+      let filed = buffer.index.position(
+        of: buffer.entry(at: position).pointee.key, in: buffer.entries)
+      precondition(
+        filed == position, "entry \(position) is filed at \(String(describing: filed))")
+    }
+    precondition(buffer.index.count == registered, "index and buffer disagree")
   }
 }

@@ -1,10 +1,10 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// Registrations keyed by their object's identity, at most one per object:
-// what `MulticastDelegate` keeps.
+// The operations of a keyed registry: at most one registration per object,
+// found by the object's identity.
 
-extension _ObserverStorage {
+extension _ObserverStorage where Index == _PositionIndex {
   /// Registers `object` unless it is already registered.
   ///
   /// An entry under the same key whose object is gone belonged to a dead
@@ -16,11 +16,10 @@ extension _ObserverStorage {
   func insert(_ object: AnyObject, payload: Payload) -> Bool {
     let key = ObjectIdentifier(object)
     return mutate { state, garbage in
-      let buffer = state.buffer
-      if let position = buffer.index!.position(of: key, in: buffer.entries) {
+      if let position = state.buffer.position(of: key) {
         // The caller holds `object`, so this load cannot release the last
         // reference to a live object.
-        if buffer.entries[position].object === object { return false }
+        if state.buffer.entry(at: position).pointee.object === object { return false }
         state.markRemoved(at: position)
         state.compactIfSparse(&garbage)
       }
@@ -41,8 +40,7 @@ extension _ObserverStorage {
   func remove(_ object: AnyObject) {
     let key = ObjectIdentifier(object)
     mutate { state, garbage in
-      let buffer = state.buffer
-      guard let position = buffer.index!.position(of: key, in: buffer.entries) else { return }
+      guard let position = state.buffer.position(of: key) else { return }
       state.markRemoved(at: position)
       state.compactIfSparse(&garbage)
     }
@@ -53,12 +51,12 @@ extension _ObserverStorage {
   /// - Complexity: O(1).
   func contains(_ object: AnyObject) -> Bool {
     read { state in
-      let buffer = state.buffer
-      guard let position = buffer.index!.position(of: ObjectIdentifier(object), in: buffer.entries)
-      else { return false }
+      guard let position = state.buffer.position(of: ObjectIdentifier(object)) else {
+        return false
+      }
       // As in `insert`: the caller holds `object`, so the loaded reference
       // is not the last one to a live object.
-      return buffer.entries[position].object === object
+      return state.buffer.entry(at: position).pointee.object === object
     }
   }
 }

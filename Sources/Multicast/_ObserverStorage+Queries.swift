@@ -30,9 +30,8 @@ extension _ObserverStorage {
     let buffer = state.pointee.buffer
     return withUnsafeTemporaryAllocation(of: AnyObject.self, capacity: buffer.count) { loaded in
       var count = 0
-      for position in 0..<buffer.count where !_EntryWord(rawValue: buffer.words[position]).isRemoved
-      {
-        if let object = buffer.entries[position].object {
+      for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
+        if let object = buffer.entry(at: position).pointee.object {
           (loaded.baseAddress! + count).initialize(to: object)
           count += 1
         }
@@ -62,8 +61,8 @@ extension _ObserverStorage.State {
   /// - Complexity: O(1) when the first registration is alive; O(n) when dead
   ///   or removed ones come first.
   func firstLiveObject() -> AnyObject? {
-    for position in 0..<buffer.count where !_EntryWord(rawValue: buffer.words[position]).isRemoved {
-      if let object = buffer.entries[position].object { return object }
+    for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
+      if let object = buffer.entry(at: position).pointee.object { return object }
     }
     return nil
   }

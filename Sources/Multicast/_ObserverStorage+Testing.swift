@@ -7,17 +7,19 @@ extension _ObserverStorage {
   /// The number of entry slots and index slots the storage holds: the figure
   /// that must stay proportional to the live registrations.
   var capacity: Int {
-    read { state in state.buffer.capacity + (state.buffer.index?.slotCount ?? 0) }
-  }
-
-  /// Whether an entry is filed under `key`, alive or dead: how tests see that
-  /// a new object was allocated at a dead observer's address.
-  func hasEntry(forKey key: ObjectIdentifier) -> Bool {
-    read { state in state.buffer.index?.position(of: key, in: state.buffer.entries) != nil }
+    read { state in state.buffer.capacity + state.buffer.header.pointee.layout.indexSlotCount }
   }
 
   /// The number of buffers kept for broadcasts that still read them.
   var retiredBufferCount: Int {
     read { state in state.retired.count }
+  }
+}
+
+extension _ObserverStorage where Index == _PositionIndex {
+  /// Whether an entry is filed under `key`, alive or dead: how tests see that
+  /// a new object was allocated at a dead observer's address.
+  func hasEntry(forKey key: ObjectIdentifier) -> Bool {
+    read { state in state.buffer.position(of: key) != nil }
   }
 }

@@ -9,8 +9,12 @@
 /// capacity, which bounds the entries it can file, so it never grows. Keys are
 /// not stored here: the index reads the key at a position in the entries it
 /// is given, so that a key can still be found after its object has died.
-struct _PositionIndex {
+@usableFromInline
+struct _PositionIndex: _EntryIndex {
   private static var empty: UInt32 { .max }
+
+  @usableFromInline
+  static var filesEntries: Bool { true }
 
   private let slots: UnsafeMutablePointer<UInt32>
   private let mask: Int
@@ -18,6 +22,7 @@ struct _PositionIndex {
   /// count needs.
   private let shift: Int
 
+  @usableFromInline
   init(slots: UnsafeMutablePointer<UInt32>, slotCount: Int) {
     self.slots = slots
     self.mask = slotCount - 1
@@ -26,6 +31,7 @@ struct _PositionIndex {
 
   /// The number of slots for a buffer of `capacity` entries: a power of two
   /// at least four thirds of it.
+  @usableFromInline
   static func slotCount(forCapacity capacity: Int) -> Int {
     precondition(capacity < Int(empty), "more registrations than an index can hold")
     var count = 4
@@ -39,6 +45,7 @@ struct _PositionIndex {
   }
 
   /// The position filed under `key`, if any.
+  @usableFromInline
   func position(
     of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>
   ) -> Int? {
@@ -57,6 +64,7 @@ struct _PositionIndex {
   }
 
   /// Files `position` under `key`, which must not be in the index.
+  @usableFromInline
   func insert(_ key: ObjectIdentifier, at position: Int) {
     var slot = home(of: key)
     while slots[slot] != Self.empty { slot = (slot + 1) & mask }
@@ -65,6 +73,7 @@ struct _PositionIndex {
 
   /// Removes `key`, shifting back the keys after it so that no probe
   /// sequence is broken.
+  @usableFromInline
   func remove(
     _ key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>
   ) {
@@ -83,6 +92,7 @@ struct _PositionIndex {
   }
 
   /// Empties the index.
+  @usableFromInline
   func removeAll() {
     slots.initialize(repeating: Self.empty, count: mask + 1)
   }
@@ -93,6 +103,7 @@ struct _PositionIndex {
   /// The number of filed positions.
   ///
   /// O(slots).
+  @usableFromInline
   var count: Int {
     (0...mask).count { slots[$0] != Self.empty }
   }

@@ -86,6 +86,9 @@ struct MulticastDelegateConcurrencyTests {
     }
 
     delegate.checkInvariants()
+    // Every buffer replaced while broadcasts read it was freed by its last
+    // reader, or by the replacement if its readers had all left.
+    #expect(delegate.retiredBufferCount == 0)
     let broadcasts = outcomes.reduce(0) { $0 + $1.broadcasts }
     // Every stable observer was registered before any broadcast began.
     for observer in stable { #expect(observer.count == broadcasts) }
@@ -132,6 +135,7 @@ struct MulticastDelegateConcurrencyTests {
       }
     }
     delegate.checkInvariants()
+    #expect(delegate.retiredBufferCount == 0)
     #expect(keeper.count == 8_000)
     #expect(delegate.count == 1)
   }

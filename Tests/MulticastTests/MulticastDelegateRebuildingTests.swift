@@ -28,8 +28,7 @@ struct MulticastDelegateRebuildingTests {
   private func usesRebuilding<Observer>(
     _ delegate: MulticastDelegate<Observer>, _ observer: Observer
   ) -> Bool {
-    delegate.rebuildWord(for: observer, object: observer as AnyObject)
-      != MulticastDelegate<Observer>.dynamicCastWord
+    delegate.witnessTable(for: observer, object: observer as AnyObject) != .needsCast
   }
 
   @Test("An existential of one class-bound protocol is rebuilt from its witness table")

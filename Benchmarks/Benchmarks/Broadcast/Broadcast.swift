@@ -174,6 +174,7 @@ let benchmarks: @Sendable () -> Void = {
   let listeners: [any SharedTickObserver] = (0..<10).map { _ in Listener() }
   let shared = MulticastDelegate<any SharedTickObserver>()
   let sharedPeer = SharedLockAndCopyDesign()
+  let sharedFloor = SharedFloorDesign(listeners)
   for listener in listeners {
     shared.addObserver(listener)
     sharedPeer.add(listener)
@@ -185,6 +186,12 @@ let benchmarks: @Sendable () -> Void = {
       _ in
       DispatchQueue.concurrentPerform(iterations: threads) { _ in
         for round in 0..<threadRounds { shared { $0.tick(round) } }
+      }
+    }
+    Benchmark("threads floor t=\(threads) n=10 x\(threadRounds)", configuration: configuration) {
+      _ in
+      DispatchQueue.concurrentPerform(iterations: threads) { _ in
+        for round in 0..<threadRounds { sharedFloor.broadcast(round) }
       }
     }
     Benchmark("threads lock+copy t=\(threads) n=10 x\(threadRounds)", configuration: configuration)

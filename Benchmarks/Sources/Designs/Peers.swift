@@ -39,6 +39,32 @@ package final class FloorDesign {
   }
 }
 
+/// The floor run from several threads at once: the same cells, built once
+/// and only read afterwards, so two threads share nothing but the observers
+/// (and their reference counts, which every weak load touches): the bound no
+/// weak design passes.
+package final class SharedFloorDesign: Sendable {
+  final class Cell: Sendable {
+    weak let observer: (any SharedTickObserver)?
+    init(_ observer: any SharedTickObserver) { self.observer = observer }
+  }
+  private let cells: [Cell]
+  private let unretainedCells: [Unmanaged<Cell>]
+
+  package init(_ observers: [any SharedTickObserver]) {
+    cells = observers.map(Cell.init)
+    unretainedCells = cells.map { .passUnretained($0) }
+  }
+
+  package func broadcast(_ value: Int) {
+    unretainedCells.withUnsafeBufferPointer { cells in
+      for cell in cells {
+        cell._withUnsafeGuaranteedRef { $0.observer?.tick(value) }
+      }
+    }
+  }
+}
+
 /// The classic design: a dictionary of weak boxes keyed by ObjectIdentifier.
 ///
 /// Unordered; dead boxes are dropped during the broadcast.

@@ -1,13 +1,14 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// The two atomic operations the Multicast library needs, as C11 atomics.
+// The atomic operations the Multicast library needs, as C11 atomics.
 //
-// A broadcast reads each registration's state word without the storage's
-// lock while a removal on another thread may set a flag in it with the lock
-// held. The Synchronization module's `Atomic` would do, but it needs macOS 15
-// and iOS 18; C11 atomics work on every platform Swift supports, and these
-// static inline functions compile to a plain load and store on x86-64 and
+// A broadcast reads each registration's stamp without the storage's lock
+// while a removal on another thread may set a flag in it with the lock held,
+// and it leaves a buffer by decrementing the buffer's reader count without
+// the lock. The Synchronization module's `Atomic` would do, but it needs
+// macOS 15 and iOS 18; C11 atomics work on every platform Swift supports, and
+// these static inline functions compile to single instructions on x86-64 and
 // ARM64, inlined into the Swift code that calls them.
 
 #ifndef MULTICAST_ATOMICS_H
@@ -16,17 +17,36 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-/// Loads a state word with acquire ordering.
+/// Loads a word with acquire ordering.
 ///
-/// `word` must be 8-byte aligned and written only through these functions
-/// once other threads can see it.
+/// `word` must be 8-byte aligned and, once other threads can see it, written
+/// only through these functions.
 static inline uint64_t _multicast_load_acquire(uint64_t *_Nonnull word) {
   return atomic_load_explicit((_Atomic(uint64_t) *)word, memory_order_acquire);
 }
 
-/// Stores a state word with release ordering.
+/// Stores a word with release ordering.
 static inline void _multicast_store_release(uint64_t *_Nonnull word, uint64_t value) {
   atomic_store_explicit((_Atomic(uint64_t) *)word, value, memory_order_release);
+}
+
+/// Adds `value` to a word; returns the word before.
+static inline uint64_t _multicast_fetch_add(uint64_t *_Nonnull word, uint64_t value) {
+  return atomic_fetch_add_explicit((_Atomic(uint64_t) *)word, value, memory_order_acq_rel);
+}
+
+/// Subtracts `value` from a word; returns the word before.
+///
+/// Release ordering publishes the caller's reads of what the word guards
+/// before the word changes; acquire ordering lets the caller see the writes
+/// made before the word's earlier changes.
+static inline uint64_t _multicast_fetch_sub(uint64_t *_Nonnull word, uint64_t value) {
+  return atomic_fetch_sub_explicit((_Atomic(uint64_t) *)word, value, memory_order_acq_rel);
+}
+
+/// Sets the bits of `value` in a word; returns the word before.
+static inline uint64_t _multicast_fetch_or(uint64_t *_Nonnull word, uint64_t value) {
+  return atomic_fetch_or_explicit((_Atomic(uint64_t) *)word, value, memory_order_acq_rel);
 }
 
 #endif

@@ -1,0 +1,61 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+/// Where each region of a buffer lies, computed once per buffer, when it is
+/// made, and kept in its header.
+///
+/// ```
+/// | header | stamps 0..<c | entries 0..<c | payloads 0..<c | index slots |
+/// ```
+///
+/// Each region starts at the first offset after the one before that suits the
+/// alignment of its elements, and the allocation is aligned to the largest of
+/// them, so every element is aligned.
+@usableFromInline
+struct _BufferLayout {
+  /// The number of entries the buffer has room for.
+  @usableFromInline let capacity: Int
+  @usableFromInline let entriesOffset: Int
+  @usableFromInline let payloadsOffset: Int
+  let indexOffset: Int
+  let indexSlotCount: Int
+  /// The bytes the whole buffer takes.
+  let byteCount: Int
+
+  /// The stamps come right after the header, whatever the capacity.
+  @inlinable
+  static func stampsOffset<Header>(after _: Header.Type) -> Int {
+    aligned(MemoryLayout<Header>.size, to: MemoryLayout<UInt64>.alignment)
+  }
+
+  init<Header, Payload, Index: _EntryIndex>(
+    capacity: Int, header: Header.Type, payload: Payload.Type, index: Index.Type
+  ) {
+    self.capacity = capacity
+    let stampsEnd =
+      Self.stampsOffset(after: Header.self) + capacity * MemoryLayout<UInt64>.stride
+    entriesOffset = Self.aligned(stampsEnd, to: MemoryLayout<_ObserverEntry>.alignment)
+    let entriesEnd = entriesOffset + capacity * MemoryLayout<_ObserverEntry>.stride
+    payloadsOffset = Self.aligned(entriesEnd, to: MemoryLayout<Payload>.alignment)
+    let payloadsEnd = payloadsOffset + capacity * MemoryLayout<Payload>.stride
+    indexOffset = Self.aligned(payloadsEnd, to: MemoryLayout<UInt32>.alignment)
+    indexSlotCount = Index.slotCount(forCapacity: capacity)
+    byteCount = indexOffset + indexSlotCount * MemoryLayout<UInt32>.stride
+  }
+
+  /// The alignment of a buffer's allocation: that of its most demanding
+  /// region.
+  static func alignment<Header, Payload>(header: Header.Type, payload: Payload.Type) -> Int {
+    Swift.max(
+      MemoryLayout<Header>.alignment, MemoryLayout<UInt64>.alignment,
+      MemoryLayout<_ObserverEntry>.alignment, MemoryLayout<Payload>.alignment,
+      MemoryLayout<UInt32>.alignment)
+  }
+
+  /// The first offset from `offset` on that is a multiple of `alignment`, a
+  /// power of two.
+  @inlinable
+  static func aligned(_ offset: Int, to alignment: Int) -> Int {
+    (offset + alignment - 1) & ~(alignment - 1)
+  }
+}

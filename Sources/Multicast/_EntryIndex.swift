@@ -1,0 +1,62 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+/// How a buffer finds its entries by their object's identity: the one
+/// difference between the two registries over the shared storage.
+///
+/// A keyed registry (a multicast delegate: at most one registration per
+/// object) files each entry's position under its key in a ``_PositionIndex``;
+/// a registry of handles (the events: any number per object, each found by
+/// its sequence number) keeps no index, ``_Unindexed``, whose operations do
+/// nothing and compile to nothing. The index lives in the buffer's own
+/// allocation, after the entries, and the buffer alone keeps it up to date.
+@usableFromInline
+protocol _EntryIndex {
+  /// The number of 32-bit slots a buffer of `capacity` entries sets aside.
+  static func slotCount(forCapacity capacity: Int) -> Int
+
+  /// Whether the index files entries at all: whether invariant checks
+  /// should expect every registered entry in it.
+  static var filesEntries: Bool { get }
+
+  /// A view of `slotCount` slots at `slots`.
+  init(slots: UnsafeMutablePointer<UInt32>, slotCount: Int)
+
+  /// The position filed under `key`, if any; `entries` holds the keys.
+  func position(of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>) -> Int?
+
+  /// Files `position` under `key`, which must not be filed.
+  func insert(_ key: ObjectIdentifier, at position: Int)
+
+  /// Takes `key` out, if it is filed; `entries` holds the keys.
+  func remove(_ key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>)
+
+  /// Takes every key out.
+  func removeAll()
+
+  /// The number of keys filed; O(slots).
+  var count: Int { get }
+}
+
+/// No index: registrations are found by their sequence numbers.
+@usableFromInline
+struct _Unindexed: _EntryIndex {
+  @usableFromInline
+  static func slotCount(forCapacity capacity: Int) -> Int { 0 }
+  @usableFromInline
+  static var filesEntries: Bool { false }
+  @usableFromInline
+  init(slots: UnsafeMutablePointer<UInt32>, slotCount: Int) {}
+  @usableFromInline
+  func position(
+    of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>
+  ) -> Int? { nil }
+  @usableFromInline
+  func insert(_ key: ObjectIdentifier, at position: Int) {}
+  @usableFromInline
+  func remove(_ key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>) {}
+  @usableFromInline
+  func removeAll() {}
+  @usableFromInline
+  var count: Int { 0 }
+}

@@ -1,0 +1,43 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+/// An entry's place in registration order and its flags, in one word that
+/// broadcasts load atomically.
+///
+/// The sequence number is unique and increasing within a storage and stays
+/// with the entry when it moves to a new buffer. The flags are written only
+/// with the storage's lock held.
+@usableFromInline
+struct _EntryStamp {
+  @usableFromInline
+  let rawValue: UInt64
+
+  @inlinable
+  init(rawValue: UInt64) { self.rawValue = rawValue }
+
+  init(sequence: UInt64) {
+    precondition(sequence < 1 << 62, "more registrations than a storage can number")
+    rawValue = sequence << 2
+  }
+
+  /// The entry was removed: broadcasts skip it.
+  @usableFromInline
+  static var removedFlag: UInt64 { 1 }
+  /// The entry was copied to a newer buffer: a broadcast that meets it moves
+  /// to that buffer, where later removals are marked.
+  @usableFromInline
+  static var movedFlag: UInt64 { 2 }
+
+  @usableFromInline
+  var sequence: UInt64 { rawValue >> 2 }
+  /// Whether the entry is registered and not moved: whether a broadcast
+  /// calls it (if its object is alive).
+  @inlinable
+  var isCurrent: Bool { rawValue & 3 == 0 }
+  @usableFromInline
+  var isRemoved: Bool { rawValue & Self.removedFlag != 0 }
+  @usableFromInline
+  var isMoved: Bool { rawValue & Self.movedFlag != 0 }
+
+  func adding(_ flag: UInt64) -> _EntryStamp { _EntryStamp(rawValue: rawValue | flag) }
+}

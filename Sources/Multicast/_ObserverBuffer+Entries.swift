@@ -1,0 +1,92 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+// Writing registrations, and keeping the index up to date as they come, go
+// and move. Everything here is called with the storage's lock held.
+
+extension _ObserverBuffer {
+  /// Appends a registration and files it in the index.
+  ///
+  /// The buffer must not be full.
+  func append(_ object: AnyObject, payload: Payload, stamp: _EntryStamp) {
+    let position = count
+    precondition(position < capacity, "appending to a full buffer")
+    entry(at: position).initialize(to: _ObserverEntry(object: object))
+    self.payload(at: position).initialize(to: payload)
+    stamps[position] = stamp.rawValue
+    index.insert(entries[position].key, at: position)
+    count = position + 1
+  }
+
+  /// Appends a copy of the registration at `position` of `other`, which
+  /// keeps its own: `other` is still read.
+  func appendCopy(of position: Int, in other: _ObserverBuffer) {
+    let destination = count
+    precondition(destination < capacity, "appending to a full buffer")
+    entry(at: destination).initialize(to: other.entry(at: position).pointee)
+    payload(at: destination).initialize(to: other.payload(at: position).pointee)
+    stamps[destination] = other.stamp(at: position).rawValue
+    index.insert(entries[destination].key, at: destination)
+    count = destination + 1
+  }
+
+  /// Appends the registration at `position` of `other`, moving it out
+  /// bitwise, with no reference counting: no one reads `other`.
+  func appendMoving(_ position: Int, of other: _ObserverBuffer) {
+    let destination = count
+    precondition(destination < capacity, "appending to a full buffer")
+    entry(at: destination).moveInitialize(from: other.entry(at: position), count: 1)
+    payload(at: destination).moveInitialize(from: other.payload(at: position), count: 1)
+    stamps[destination] = other.stamp(at: position).rawValue
+    index.insert(entries[destination].key, at: destination)
+    count = destination + 1
+  }
+
+  /// Moves the registration at `source` down to the free `destination`.
+  ///
+  /// No one may read the buffer. Call ``refileAll()`` once the moves are done.
+  func move(_ source: Int, to destination: Int) {
+    assert(destination < source, "moving entry \(source) up to \(destination)")
+    entry(at: destination).moveInitialize(from: entry(at: source), count: 1)
+    payload(at: destination).moveInitialize(from: payload(at: source), count: 1)
+    stamps[destination] = stamps[source]
+  }
+
+  /// Takes the entry at `position` out of the index, as it is removed.
+  func unfile(at position: Int) {
+    index.remove(entry(at: position).pointee.key, in: entries)
+  }
+
+  /// Files every registered entry anew, after entries moved.
+  func refileAll() {
+    index.removeAll()
+    for position in 0..<count where !stamp(at: position).isRemoved {
+      index.insert(entries[position].key, at: position)
+    }
+  }
+
+  /// The first position below `count` whose sequence is at least `sequence`.
+  ///
+  /// - Complexity: O(log n).
+  func position(ofFirst sequence: UInt64, below count: Int) -> Int {
+    var (low, high) = (0, count)
+    while low < high {
+      let middle = (low + high) / 2
+      if stamp(at: middle).sequence < sequence {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    return low
+  }
+}
+
+extension _ObserverBuffer where Index == _PositionIndex {
+  /// The position of the entry filed under `key`, if any: alive or dead.
+  ///
+  /// - Complexity: O(1) on average.
+  func position(of key: ObjectIdentifier) -> Int? {
+    index.position(of: key, in: entries)
+  }
+}

@@ -1,0 +1,107 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+// What the Swift ABI says about how an observer is laid out, read in this one
+// place. A class reference is the object pointer alone; a class-bound
+// existential is the object pointer followed by one witness table pointer per
+// protocol (the ABI's TypeLayout.rst). Recording the witness table when an
+// observer is added lets a broadcast rebuild the observer from its weakly
+// loaded object without a runtime cast, which would cost more than the weak
+// load itself. The layout is checked for each observer as it is added, and
+// any observer that does not match it exactly falls back to a dynamic cast.
+
+/// The witness table recorded for an observer as it is added: the payload of
+/// a multicast delegate's registrations.
+@usableFromInline
+struct _WitnessTable: Equatable {
+  /// The table's address, or one of the two values no table can have.
+  @usableFromInline
+  let rawValue: UInt
+
+  @inlinable
+  init(rawValue: UInt) { self.rawValue = rawValue }
+
+  /// No table: the observer is a bare class reference.
+  @usableFromInline
+  static var none: _WitnessTable { _WitnessTable(rawValue: 0) }
+
+  /// The observer must be cast at each call.
+  ///
+  /// It is not laid out as one object pointer and at most one table. Tables
+  /// are aligned, so none is at 1.
+  @usableFromInline
+  static var needsCast: _WitnessTable { _WitnessTable(rawValue: 1) }
+}
+
+/// How values of `Observer` are laid out, and how to take them apart and
+/// rebuild them without a cast.
+@usableFromInline
+enum _ObserverLayout<Observer> {
+  /// Whether every value of `Observer` is a class instance: `Observer` is a
+  /// class, or an existential whose protocols are class-bound.
+  static var isClassBound: Bool {
+    if Observer.self is AnyObject.Type { return true }
+    // An existential type's metadata is its kind, 0x303, then flags whose top
+    // bit is clear when it is class-bound (the ABI's TypeMetadata.rst).
+    let metadata = unsafeBitCast(Observer.self as Any.Type, to: UnsafeRawPointer.self)
+    let kind = metadata.load(as: UInt.self)
+    let flags = metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self)
+    return kind == 0x303 && flags & 0x8000_0000 == 0
+  }
+
+  /// Calls `body` with the object reference that is the first word of
+  /// `observer`, a class-bound value, borrowed: no cast and no retain, both of
+  /// which would take the runtime's slow path, since observers have side
+  /// tables.
+  @inlinable
+  static func withObject<Result>(
+    ofClassBound observer: Observer, _ body: (AnyObject) -> Result
+  ) -> Result {
+    let address = withUnsafeBytes(of: observer) { $0.load(as: UnsafeRawPointer.self) }
+    return Unmanaged<AnyObject>.fromOpaque(address)._withUnsafeGuaranteedRef(body)
+  }
+
+  /// The witness table to record for `observer`, whose object is `object`.
+  @inlinable
+  static func witnessTable(of observer: Observer, object: AnyObject) -> _WitnessTable {
+    let wordSize = MemoryLayout<UInt>.size
+    let address = UInt(bitPattern: ObjectIdentifier(object))
+    let table: _WitnessTable? = withUnsafeBytes(of: observer) { bytes in
+      guard bytes.count == wordSize || bytes.count == 2 * wordSize,
+        bytes.load(as: UInt.self) == address
+      else { return nil }
+      guard bytes.count == 2 * wordSize else { return _WitnessTable.none }
+      let table = _WitnessTable(rawValue: bytes.load(fromByteOffset: wordSize, as: UInt.self))
+      return table.rawValue > _WitnessTable.needsCast.rawValue ? table : nil
+    }
+    return table ?? .needsCast
+  }
+
+  /// Calls `body` with the observer registered as `object` with `table`,
+  /// made from the reference a broadcast loaded.
+  ///
+  /// The strong reference the weak load returned is consumed into the rebuilt
+  /// observer, which `body` borrows: one retain (the weak load) and one
+  /// release in all.
+  @inlinable
+  @inline(__always)
+  static func withObserver(
+    _ object: consuming AnyObject, _ table: _WitnessTable, _ body: (Observer) throws -> Void
+  ) rethrows {
+    if table == .needsCast {
+      try body(object as! Observer)
+      return
+    }
+    // Move the reference into a slot laid out as the observer (no retain),
+    // move the observer out of it (no retain), and leave the slot holding
+    // nothing, so that destroying it releases nothing.
+    var slot: (AnyObject?, UInt) = (consume object, table.rawValue)
+    let observer = withUnsafeMutablePointer(to: &slot) { pointer in
+      let raw = UnsafeMutableRawPointer(pointer)
+      let observer = raw.withMemoryRebound(to: Observer.self, capacity: 1) { $0.move() }
+      raw.initializeMemory(as: (AnyObject?, UInt).self, to: (nil, 0))
+      return observer
+    }
+    try body(observer)
+  }
+}

@@ -1,0 +1,130 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+// Making room: dropping tombstones and dead observers, in place or in a new
+// buffer. Steps of a mutation, with the lock held; positions read before any
+// of them are stale afterwards.
+
+extension _ObserverStorage.State {
+  /// Drops the tombstones once they are more than half of the buffer.
+  mutating func compactIfSparse(_ garbage: inout _ObserverStorage.Garbage) {
+    guard tombstones * 2 > buffer.count else { return }
+    let registered = buffer.count - tombstones
+    let isMostlyRoom =
+      registered * 4 < buffer.capacity && buffer.capacity > 2 * Self.minimumCapacity
+    if buffer.readerCount == 0 && !isMostlyRoom && !isSweepDue {
+      compactInPlace(&garbage)
+    } else {
+      // A broadcast reads this buffer, it is mostly empty room, or dead
+      // observers may have piled up: replace it.
+      replaceBuffer(reserving: 0, &garbage)
+    }
+  }
+
+  /// Replaces the buffer with one holding the registered entries, with room
+  /// for half as many again plus `extra`, sweeping first if one is due.
+  mutating func replaceBuffer(reserving extra: Int, _ garbage: inout _ObserverStorage.Garbage) {
+    if isSweepDue { removeDead(&garbage) }
+    let registered = buffer.count - tombstones
+    let replacement = _ObserverStorage.Buffer.allocate(
+      capacity: Swift.max(Self.minimumCapacity, registered + registered / 2 + extra))
+    if buffer.readerCount == 0 {
+      moveRegistered(to: replacement, &garbage)
+    } else {
+      copyRegistered(to: replacement, &garbage)
+    }
+    buffer = replacement
+    tombstones = 0
+  }
+
+  /// Slides the registered entries down over the tombstones.
+  ///
+  /// No broadcast may read the buffer.
+  private mutating func compactInPlace(_ garbage: inout _ObserverStorage.Garbage) {
+    var kept = 0
+    for position in 0..<buffer.count {
+      if buffer.stamp(at: position).isRemoved {
+        Self.drop(position, of: buffer, &garbage)
+      } else {
+        if kept != position { buffer.move(position, to: kept) }
+        kept += 1
+      }
+    }
+    buffer.count = kept
+    tombstones = 0
+    buffer.refileAll()
+  }
+
+  /// Removes every registered entry whose object is gone, and notes how many
+  /// are left alive: a sweep.
+  ///
+  /// The strong references it takes to tell go to `garbage`, to be released
+  /// after unlocking: releasing one here could run a deinitializer that calls
+  /// back into this storage.
+  private mutating func removeDead(_ garbage: inout _ObserverStorage.Garbage) {
+    var alive = 0
+    for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
+      if let object = buffer.entry(at: position).pointee.object {
+        garbage.objects.append(consume object)
+        alive += 1
+      } else {
+        markRemoved(at: position)
+      }
+    }
+    sweptLive = alive
+    registrationsSinceSweep = 0
+  }
+
+  /// Moves the registered entries to `replacement` and frees the buffer: no
+  /// broadcast reads it, so entries move bitwise, with no reference counting.
+  private func moveRegistered(
+    to replacement: _ObserverStorage.Buffer, _ garbage: inout _ObserverStorage.Garbage
+  ) {
+    for position in 0..<buffer.count {
+      if buffer.stamp(at: position).isRemoved {
+        Self.drop(position, of: buffer, &garbage)
+      } else {
+        replacement.appendMoving(position, of: buffer)
+      }
+    }
+    buffer.count = 0
+    buffer.deallocate()
+  }
+
+  /// Copies the registered entries to `replacement`, flags every old stamp
+  /// moved, so that the broadcasts reading the buffer go on in the
+  /// replacement, and retires the buffer: its last reader frees it.
+  private mutating func copyRegistered(
+    to replacement: _ObserverStorage.Buffer, _ garbage: inout _ObserverStorage.Garbage
+  ) {
+    for position in 0..<buffer.count {
+      let stamp = buffer.stamp(at: position)
+      if !stamp.isRemoved { replacement.appendCopy(of: position, in: buffer) }
+      buffer.setStamp(stamp.adding(_EntryStamp.movedFlag), at: position)
+    }
+    if buffer.retire() {
+      retired.append(buffer)
+    } else {
+      // Every reader left since `readerCount` was read.
+      garbage.buffers.append(buffer)
+    }
+  }
+
+  /// Ends the registration at `position` of `buffer`, which stays
+  /// uninitialized there.
+  ///
+  /// Its payload, unless it is plain data, is released after the lock is: a
+  /// handler's captures may run user code when they go.
+  private static func drop(
+    _ position: Int, of buffer: _ObserverStorage.Buffer,
+    _ garbage: inout _ObserverStorage.Garbage
+  ) {
+    // Destroying a weak reference runs no user code.
+    buffer.entry(at: position).deinitialize(count: 1)
+    if _isPOD(Payload.self) {
+      buffer.payload(at: position).deinitialize(count: 1)
+    } else {
+      garbage.payloads.append(buffer.payload(at: position).move())
+    }
+  }
+}

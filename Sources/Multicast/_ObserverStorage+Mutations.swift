@@ -1,0 +1,60 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+// Registering and removing: steps of a mutation, with the lock held.
+
+extension _ObserverStorage.State {
+  static var minimumCapacity: Int { 4 }
+
+  /// Appends a registration, making room first if the buffer is full.
+  ///
+  /// - Returns: The new entry's sequence number.
+  @discardableResult
+  mutating func register(
+    _ object: AnyObject, payload: Payload, _ garbage: inout _ObserverStorage.Garbage
+  ) -> UInt64 {
+    if buffer.isFull {
+      replaceBuffer(reserving: 1, &garbage)
+    }
+    let sequence = nextSequence
+    buffer.append(object, payload: payload, stamp: _EntryStamp(sequence: sequence))
+    nextSequence += 1
+    registrationsSinceSweep += 1
+    return sequence
+  }
+
+  /// Flags the entry at `position` removed and takes it out of the index.
+  ///
+  /// Broadcasts under way see the flag and skip the entry. Call
+  /// ``compactIfSparse(_:)`` once the mutation's removals are done.
+  mutating func markRemoved(at position: Int) {
+    let stamp = buffer.stamp(at: position)
+    precondition(!stamp.isRemoved, "removing a removed entry")
+    buffer.setStamp(stamp.adding(_EntryStamp.removedFlag), at: position)
+    buffer.unfile(at: position)
+    tombstones += 1
+  }
+
+  /// Removes every registration.
+  ///
+  /// - Returns: Whether any was registered.
+  mutating func removeAll(_ garbage: inout _ObserverStorage.Garbage) -> Bool {
+    var removed = false
+    for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
+      markRemoved(at: position)
+      removed = true
+    }
+    compactIfSparse(&garbage)
+    return removed
+  }
+
+  /// Whether the next replacement should sweep: once there have been as many
+  /// registrations since the last sweep as there were live observers then.
+  ///
+  /// Between sweeps, then, the buffer holds at most the observers alive at
+  /// the last sweep and as many again, whichever of them died, and each sweep,
+  /// O(n), follows at least n/3 registrations.
+  var isSweepDue: Bool {
+    registrationsSinceSweep >= Swift.max(sweptLive, Self.minimumCapacity)
+  }
+}

@@ -1,0 +1,9 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+/// A registration that is its own handle, such as an event subscription: the
+/// way to find it again to remove it.
+struct _Registration {
+  /// The entry's sequence number, which stays with it for its whole life.
+  let sequence: UInt64
+}
