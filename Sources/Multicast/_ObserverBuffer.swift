@@ -51,9 +51,9 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
   /// Allocates an empty buffer with room for `capacity` entries.
   static func allocate(capacity: Int) -> _ObserverBuffer {
     precondition(capacity > 0, "only the empty buffer has no room, and it is embedded")
+    let layout = layout(capacity: capacity)
     return initialize(
-      at: .allocate(byteCount: byteCount(capacity: capacity), alignment: alignment),
-      capacity: capacity)
+      at: .allocate(byteCount: layout.byteCount, alignment: alignment), layout: layout)
   }
 
   /// Makes an empty buffer of `capacity` entries in `memory`, which must
@@ -63,7 +63,13 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
   /// allocation, so that a registry that never gets an observer costs one
   /// allocation; ``deallocate()`` leaves that one alone.
   static func initialize(at memory: UnsafeMutableRawPointer, capacity: Int) -> _ObserverBuffer {
-    let layout = layout(capacity: capacity)
+    initialize(at: memory, layout: layout(capacity: capacity))
+  }
+
+  private static func initialize(
+    at memory: UnsafeMutableRawPointer, layout: _BufferLayout
+  ) -> _ObserverBuffer {
+    let capacity = layout.capacity
     // Each region is bound to its element type here, once, and only ever
     // accessed as that type afterwards (the accessors below assume the
     // binding made here): the regions do not overlap, and the memory is

@@ -6,25 +6,46 @@
 // of them are stale afterwards.
 
 extension _ObserverStorage.State {
+  /// Makes room for one more registration in the full buffer.
+  ///
+  /// Sweeps first if a sweep is due, since dead observers are what would make
+  /// the buffer grow for nothing; then compacts if that left it sparse, or
+  /// else moves the entries to a buffer with half as much room again. Only
+  /// here does the buffer grow, and so only here does it sweep.
+  mutating func makeRoom(_ garbage: inout _ObserverStorage.Garbage) {
+    if isSweepDue { removeDead(&garbage) }
+    if tombstones * 2 > buffer.count {
+      compact(reserving: 1, &garbage)
+    } else {
+      replaceBuffer(reserving: 1, &garbage)
+    }
+  }
+
   /// Drops the tombstones once they are more than half of the buffer.
   mutating func compactIfSparse(_ garbage: inout _ObserverStorage.Garbage) {
     guard tombstones * 2 > buffer.count else { return }
+    compact(reserving: 0, &garbage)
+  }
+
+  /// Drops the tombstones: in place when no broadcast reads the buffer and
+  /// it is not mostly empty room; otherwise into a new buffer with room for
+  /// `extra` more.
+  private mutating func compact(reserving extra: Int, _ garbage: inout _ObserverStorage.Garbage) {
     let registered = buffer.count - tombstones
     let isMostlyRoom =
       registered * 4 < buffer.capacity && buffer.capacity > 2 * Self.minimumCapacity
-    if buffer.readerCount == 0 && !isMostlyRoom && !isSweepDue {
+    if buffer.readerCount == 0 && !isMostlyRoom {
       compactInPlace(&garbage)
     } else {
-      // A broadcast reads this buffer, it is mostly empty room, or dead
-      // observers may have piled up: replace it.
-      replaceBuffer(reserving: 0, &garbage)
+      replaceBuffer(reserving: extra, &garbage)
     }
   }
 
   /// Replaces the buffer with one holding the registered entries, with room
-  /// for half as many again plus `extra`, sweeping first if one is due.
-  mutating func replaceBuffer(reserving extra: Int, _ garbage: inout _ObserverStorage.Garbage) {
-    if isSweepDue { removeDead(&garbage) }
+  /// for half as many again plus `extra`.
+  private mutating func replaceBuffer(
+    reserving extra: Int, _ garbage: inout _ObserverStorage.Garbage
+  ) {
     let registered = buffer.count - tombstones
     let replacement = _ObserverStorage.Buffer.allocate(
       capacity: Swift.max(Self.minimumCapacity, registered + registered / 2 + extra))
@@ -62,6 +83,7 @@ extension _ObserverStorage.State {
   /// after unlocking: releasing one here could run a deinitializer that calls
   /// back into this storage.
   private mutating func removeDead(_ garbage: inout _ObserverStorage.Garbage) {
+    garbage.objects.reserveCapacity(buffer.count - tombstones)
     var alive = 0
     for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
       if let object = buffer.entry(at: position).pointee.object {

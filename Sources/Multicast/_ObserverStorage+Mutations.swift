@@ -13,9 +13,7 @@ extension _ObserverStorage.State {
   mutating func register(
     _ object: AnyObject, payload: Payload, _ garbage: inout _ObserverStorage.Garbage
   ) -> UInt64 {
-    if buffer.isFull {
-      replaceBuffer(reserving: 1, &garbage)
-    }
+    if buffer.isFull { makeRoom(&garbage) }
     let sequence = nextSequence
     buffer.append(object, payload: payload, stamp: _EntryStamp(sequence: sequence))
     nextSequence += 1
@@ -48,8 +46,9 @@ extension _ObserverStorage.State {
     return removed
   }
 
-  /// Whether the next replacement should sweep: once there have been as many
-  /// registrations since the last sweep as there were live observers then.
+  /// Whether the buffer should be swept before it grows: once there have been
+  /// as many registrations since the last sweep as there were live observers
+  /// then.
   ///
   /// Between sweeps, then, the buffer holds at most the observers alive at
   /// the last sweep and as many again, whichever of them died, and each sweep,
