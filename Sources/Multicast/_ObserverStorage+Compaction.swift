@@ -8,10 +8,9 @@
 extension _ObserverStorage.State {
   /// Makes room for one more registration in the full buffer.
   ///
-  /// Sweeps first if a sweep is due, since dead observers are what would make
-  /// the buffer grow for nothing; then compacts if that left it sparse, or
-  /// else moves the entries to a buffer with half as much room again. Only
-  /// here does the buffer grow, and so only here does it sweep.
+  /// Sweeps first if a sweep is due, since dead observers would make the
+  /// buffer grow for nothing; then compacts if that left it sparse, or else
+  /// moves the entries to a buffer with half as much room again.
   mutating func makeRoom(_ garbage: inout _ObserverStorage.Garbage) {
     if isSweepDue { removeDead(&garbage) }
     if tombstones * 2 > buffer.count {
@@ -21,9 +20,12 @@ extension _ObserverStorage.State {
     }
   }
 
-  /// Drops the tombstones once they are more than half of the buffer.
+  /// Drops the tombstones once they are more than half of the buffer, and
+  /// the dead observers too if a sweep is due: without it, a buffer whose
+  /// dead observers never make it grow would keep them for good.
   mutating func compactIfSparse(_ garbage: inout _ObserverStorage.Garbage) {
     guard tombstones * 2 > buffer.count else { return }
+    if isSweepDue { removeDead(&garbage) }
     compact(reserving: 0, &garbage)
   }
 

@@ -46,9 +46,9 @@ extension _ObserverStorage.State {
     return removed
   }
 
-  /// Whether the buffer should be swept before it grows: once there have been
-  /// as many registrations since the last sweep as there were live observers
-  /// then.
+  /// Whether the buffer should be swept before it grows or is compacted:
+  /// once there have been as many registrations since the last sweep as there
+  /// were live observers then.
   ///
   /// Between sweeps, then, the buffer holds at most the observers alive at
   /// the last sweep and as many again, whichever of them died, and each sweep,
