@@ -34,7 +34,9 @@ extension Event where Value: Sendable {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Value.self, bufferingPolicy: bufferingPolicy)
     let anchor = StreamAnchor()
-    _ = core.register(anchor) { _, value in continuation.yield(value) }
+    _ = core.register(anchor) { _, value in
+      continuation.yield(_EventCore<Value>.value(at: value))
+    }
     continuation.onTermination = { _ in withExtendedLifetime(anchor) {} }
     return stream
   }

@@ -27,7 +27,7 @@ public struct Event<Value> {
   ///   subscription.
   /// - Complexity: Amortized O(1).
   public func observe(_ handler: @escaping (Value) -> Void) -> Subscription {
-    core.subscribe(nil) { _, value in handler(value) }
+    core.subscribe(nil) { _, value in handler(_EventCore.value(at: value)) }
   }
 
   /// Calls `handler` with `target` and every value sent, for as long as
@@ -48,7 +48,7 @@ public struct Event<Value> {
   ) -> Subscription {
     core.subscribe(target) { object, value in
       // The registration holds `target`, so the object it lends is one.
-      handler(unsafeDowncast(object, to: Target.self), value)
+      handler(unsafeDowncast(object, to: Target.self), _EventCore.value(at: value))
     }
   }
 
@@ -81,7 +81,7 @@ public struct Event<Value> {
   /// - Parameter handler: What to do with each value.
   /// - Complexity: Amortized O(1).
   public func observeForever(_ handler: @escaping (Value) -> Void) {
-    _ = core.register(core) { _, value in handler(value) }
+    _ = core.register(core) { _, value in handler(_EventCore.value(at: value)) }
   }
 
   /// Ends every subscription bound to `target`.

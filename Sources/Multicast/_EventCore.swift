@@ -16,8 +16,21 @@ protocol _SubscriptionSource: AnyObject {
 /// subscription ends when its ``Subscription`` is released or cancelled.
 final class _EventCore<Value>: _SubscriptionSource {
   /// What a subscription does with a value: it gets the object its
-  /// registration holds weakly (the target, or the core itself).
-  typealias Handler = (AnyObject, Value) -> Void
+  /// registration holds weakly (the target, or the core itself) and the
+  /// value, lent by a pointer (read it with ``value(at:)``).
+  ///
+  /// The value's type is erased so that every event keeps the same storage
+  /// type, compiled once in this module: storage code generic over `Value`
+  /// would look its types up at run time on every send unless the caller's
+  /// module specialized it.
+  typealias Handler = (AnyObject, UnsafeRawPointer) -> Void
+
+  /// The value a send lends its handlers: `pointer` points to a `Value`,
+  /// made by ``send(_:)``.
+  @inline(__always)
+  static func value(at pointer: UnsafeRawPointer) -> Value {
+    pointer.assumingMemoryBound(to: Value.self).pointee
+  }
 
   let storage = _HandleRegistry<Handler>()
   private let onFirstObserver: (() -> Void)?
@@ -73,9 +86,11 @@ final class _EventCore<Value>: _SubscriptionSource {
 
   func send(_ value: Value) {
     var delivered = false
-    storage.forEach { object, handler in
-      delivered = true
-      handler(object, value)
+    withUnsafePointer(to: value) { value in
+      storage.forEach { object, handler in
+        delivered = true
+        handler(object, value)
+      }
     }
     // Observers that died unseen are noticed here, when no one was reached.
     if !delivered { change { _, _ in } }
