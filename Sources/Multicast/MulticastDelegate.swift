@@ -81,6 +81,15 @@
 /// type is `Sendable` exactly when `Observer` is: only then may observers be
 /// handed to whichever thread broadcasts.
 ///
+/// # Actors
+///
+/// Observers that live on the main actor, such as views, are reached from
+/// any isolation with ``onMainActor(isolation:_:)``: on the main actor with
+/// nothing queued it broadcasts at once; elsewhere it queues the broadcast,
+/// and the queue is delivered on the main actor in the order the broadcasts
+/// were made. Queued broadcasts hold no observer: one removed or released
+/// before its turn is not called.
+///
 /// # Errors
 ///
 /// ``invoke(_:)`` and ``callAsFunction(_:)`` rethrow. The first error thrown

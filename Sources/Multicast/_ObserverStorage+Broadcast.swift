@@ -39,7 +39,26 @@ extension _ObserverStorage {
   func visit(
     _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Bool
   ) rethrows {
-    var cursor = beginBroadcast()
+    try visit(from: beginBroadcast(), body)
+  }
+
+  /// Calls `body` with each live registration made before the one numbered
+  /// `end` and not removed before its turn, as ``visit(_:)`` does: a
+  /// broadcast made earlier and delivered now.
+  @inlinable
+  func visit(
+    registeredBefore end: UInt64,
+    _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Bool
+  ) rethrows {
+    try visit(from: beginBroadcast(registeredBefore: end), body)
+  }
+
+  @inlinable
+  func visit(
+    from start: _BroadcastCursor<Payload, Index>,
+    _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Bool
+  ) rethrows {
+    var cursor = start
     defer { endBroadcast(cursor) }
     while cursor.position < cursor.count {
       let stamp = cursor.buffer.stamp(at: cursor.position)
@@ -76,6 +95,20 @@ extension _ObserverStorage {
       buffer.addReader()
       return _BroadcastCursor(
         buffer: buffer, position: 0, count: buffer.count, end: state.nextSequence)
+    }
+  }
+
+  /// Starts a broadcast of the registrations made before the one numbered
+  /// `end`.
+  @usableFromInline
+  func beginBroadcast(registeredBefore end: UInt64) -> _BroadcastCursor<Payload, Index> {
+    withLockedState { state in
+      let buffer = state.buffer
+      buffer.addReader()
+      let end = Swift.min(end, state.nextSequence)
+      return _BroadcastCursor(
+        buffer: buffer, position: 0, count: buffer.position(ofFirst: end, below: buffer.count),
+        end: end)
     }
   }
 

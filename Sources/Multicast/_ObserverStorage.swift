@@ -37,9 +37,9 @@
 ///   Each costs O(n) and follows at least n/3 registrations or removals, so
 ///   both are amortized O(1).
 /// - Observers that die unremoved are dropped by sweeps, which remove every
-///   entry whose object is gone before the buffer would grow. One is due once
-///   there have been as many registrations since the last sweep as there were
-///   live observers then. The buffer so holds at most twice the observers alive at
+///   entry whose object is gone before the buffer grows or is compacted. One
+///   is due once there have been as many registrations since the last sweep
+///   as there were live observers then. The buffer so holds at most twice the observers alive at
 ///   the last sweep, however many die, while loading objects (two atomic
 ///   operations on each one's side table) stays rarer than registering them.
 /// - Entries move (bitwise, with no reference counting) only when no broadcast
@@ -92,6 +92,8 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     var sweptLive = 0
     /// How many registrations were made since the last sweep.
     var registrationsSinceSweep = 0
+    /// The queues of broadcasts handed to other actors, made on first use.
+    var deliveryQueues: [_DeliveryKey: AnyObject] = [:]
 
     init(buffer: Buffer) { self.buffer = buffer }
   }

@@ -1,0 +1,112 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+/// A serial queue of broadcasts bound for one actor: any thread may append,
+/// and one party at a time delivers them on the actor, in the order they were
+/// appended.
+///
+/// The order is the queue's own, not the scheduler's: tasks waiting for an
+/// actor run by priority, not in the order they were made, so a task per
+/// broadcast could deliver them out of order. Here at most one drain task is
+/// scheduled at a time, and it delivers everything queued, batch after batch,
+/// until the queue is empty; broadcasts appended meanwhile join the batch
+/// after. One hop to the actor serves every broadcast queued behind it.
+///
+/// A caller already on the actor delivers at once, unless a delivery is
+/// running (it is nested in one, or hears one through its observers): then
+/// its broadcast waits for the queued ones, which come first. When the queue
+/// is waiting for its drain task, such a caller takes the delivery over and
+/// delivers the queued broadcasts and then its own, before it returns.
+final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
+  // @unchecked Sendable: every stored property but `lock` is read and written
+  // only with `lock` held; jobs are Sendable. The delivery tests send to one
+  // queue from many tasks and threads under ThreadSanitizer.
+  private let lock: _Lock
+  /// The broadcasts appended and not yet taken for delivery, oldest first.
+  private var jobs: [Job] = []
+  /// An empty array with room, kept between deliveries so that batches
+  /// change hands without allocating.
+  private var spare: [Job] = []
+  /// Whether a drain task is scheduled and has not started.
+  private var isScheduled = false
+  /// Whether someone is delivering on the actor now.
+  private var isDelivering = false
+
+  init() {
+    lock = _Lock(
+      initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
+  }
+
+  deinit {
+    lock.destroy()
+    lock.memory.deallocate()
+  }
+
+  /// What the caller of ``append(_:isOnActor:)`` must do.
+  enum Step {
+    /// Deliver the batch now, then ask ``next(_:)`` for more.
+    case deliver
+    /// Schedule a drain task on the actor.
+    case schedule
+    /// Nothing: whoever is delivering, or the scheduled drain task, will
+    /// deliver it.
+    case nothing
+  }
+
+  /// Appends `job`.
+  ///
+  /// - Parameters:
+  ///   - job: The broadcast.
+  ///   - isOnActor: Whether the caller runs on the queue's actor.
+  ///   - batch: Receives, when the step is ``Step/deliver``, the broadcasts to
+  ///     deliver now, `job` last.
+  /// - Returns: What the caller must do.
+  func append(_ job: Job, isOnActor: Bool, taking batch: inout [Job]) -> Step {
+    lock.withLock {
+      jobs.append(job)
+      if isDelivering { return .nothing }
+      if isOnActor {
+        isDelivering = true
+        swap(&batch, &jobs)
+        swap(&jobs, &spare)
+        return .deliver
+      }
+      if isScheduled { return .nothing }
+      isScheduled = true
+      return .schedule
+    }
+  }
+
+  /// Starts the scheduled drain, on the actor.
+  ///
+  /// - Returns: Whether there is a batch to deliver (then ask ``next(_:)``
+  ///   for more after it): a caller on the actor may have delivered
+  ///   everything since the drain was scheduled.
+  func startDrain(taking batch: inout [Job]) -> Bool {
+    lock.withLock {
+      isScheduled = false
+      guard !isDelivering, !jobs.isEmpty else { return false }
+      isDelivering = true
+      swap(&batch, &jobs)
+      swap(&jobs, &spare)
+      return true
+    }
+  }
+
+  /// Hands back a delivered batch and takes the next one, or ends the
+  /// delivery when nothing is left.
+  ///
+  /// - Returns: Whether `batch` holds more broadcasts to deliver.
+  func next(_ batch: inout [Job]) -> Bool {
+    batch.removeAll(keepingCapacity: true)
+    return lock.withLock {
+      if jobs.isEmpty {
+        isDelivering = false
+        swap(&spare, &batch)
+        return false
+      }
+      swap(&batch, &jobs)
+      return true
+    }
+  }
+}
