@@ -23,6 +23,9 @@ let package = Package(
       swiftSettings: internalChecks ? [.define("MULTICAST_INTERNAL_CHECKS")] : []),
     .target(name: "_MulticastAtomics"),
     .testTarget(name: "MulticastTests", dependencies: ["Multicast"]),
+    // The documented Swift 6 forms, as a user's target writes them: plain
+    // `import Multicast`, and none of the upcoming features below.
+    .testTarget(name: "ConcurrencyClientTests", dependencies: ["Multicast"]),
 
     // Examples
     .target(name: "AudioPlayer", dependencies: ["Multicast"], path: "Examples/AudioPlayer/Library"),
@@ -44,8 +47,12 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-// Stricter rules for every target.
-for target in package.targets where target.name != "_MulticastAtomics" {
+// Stricter rules for every target but two: the C target, and the client tests,
+// which compile as a user's Swift 6 target does (a user's package usually
+// enables none of these), so that the forms the documentation shows are
+// proven where users write them.
+let plainTargets: Set = ["_MulticastAtomics", "ConcurrencyClientTests"]
+for target in package.targets where !plainTargets.contains(target.name) {
   target.swiftSettings =
     (target.swiftSettings ?? []) + [
       .enableUpcomingFeature("ExistentialAny"),

@@ -5,7 +5,8 @@ import AudioPlayer
 import Multicast
 import Testing
 
-/// Records every call an observer gets, in order.
+/// Records every call an observer gets, in order; on the main actor, as its
+/// protocol is.
 final class CallRecorder: AudioPlayerObserver {
   var calls: [String] = []
   func audioPlayer(_ player: AudioPlayer, didStartPlaying item: AudioPlayer.Item) {
@@ -26,6 +27,7 @@ let songs = [
 ]
 
 @Suite("Audio player")
+@MainActor
 struct AudioPlayerTests {
   @Test("Observers get one call per change of state, in order")
   func transitions() throws {
@@ -92,6 +94,23 @@ struct AudioPlayerTests {
         "mini: [■ stopped]",
       ])
     withExtendedLifetime((nowPlaying, playlist, mini)) {}
+  }
+
+  @Test("Code off the main actor drives the player with await; the views hear it on the main actor")
+  func fromAnotherTask() async throws {
+    var lines: [String] = []
+    let player = AudioPlayer(playlist: songs)
+    let mini = MiniPlayer(player: player) { line in
+      MainActor.preconditionIsolated()
+      lines.append(line)
+    }
+    try await Task.detached {
+      try await player.play(at: 0)
+      await player.advance(by: .seconds(5))
+      await player.stop()
+    }.value
+    #expect(lines == ["[▶ One]", "[▶ One 0:05 / 1:05]", "[■ stopped]"])
+    withExtendedLifetime(mini) {}
   }
 
   @Test("A view that is released hears nothing more, on any face")

@@ -85,6 +85,75 @@ final class MiniPlayer: AudioPlayerObserver {
   }
 }
 
+// MARK: Getting started: on the main actor
+
+@MainActor
+protocol PlaylistObserver: AnyObject {
+  func playlist(_ playlist: Playlist, didAdd title: String)
+}
+
+@MainActor
+final class Playlist {
+  private let observers = MulticastDelegate<any PlaylistObserver>()
+  private(set) var titles: [String] = []
+
+  func addObserver(_ observer: any PlaylistObserver) {
+    observers.addObserver(observer)
+  }
+
+  func add(_ title: String) {
+    titles.append(title)
+    observers { $0.playlist(self, didAdd: title) }
+  }
+}
+
+@MainActor
+final class PlaylistViewModel: PlaylistObserver {
+  private(set) var count = 0
+
+  init(playlist: Playlist) {
+    playlist.addObserver(self)
+  }
+
+  func playlist(_ playlist: Playlist, didAdd title: String) {
+    count = playlist.titles.count
+  }
+}
+
+protocol DownloadObserver: AnyObject {
+  func download(_ download: Download, didReceive bytes: Int)
+}
+
+@MainActor
+final class Download {
+  private let observers = MulticastDelegate<any DownloadObserver>()
+  private(set) var received = 0
+
+  func addObserver(_ observer: any DownloadObserver) {
+    observers.addObserver(observer)
+  }
+
+  func receive(_ bytes: Int) {
+    received += bytes
+    observers { $0.download(self, didReceive: bytes) }
+  }
+}
+
+@MainActor
+final class ProgressLabel {
+  private(set) var text = "0 bytes"
+
+  init(download: Download) {
+    download.addObserver(self)
+  }
+}
+
+extension ProgressLabel: @MainActor DownloadObserver {
+  func download(_ download: Download, didReceive bytes: Int) {
+    text = "\(download.received) bytes"
+  }
+}
+
 // MARK: The contract
 
 protocol Greeting: AnyObject {
@@ -101,6 +170,19 @@ final class Greeter: Greeting {
     print(name)
     onGreet()
   }
+}
+
+final class Visitor: Greeting {
+  let observers: MulticastDelegate<any Greeting>
+
+  init(observers: MulticastDelegate<any Greeting>) {
+    self.observers = observers
+    observers.addObserver(self)
+  }
+
+  func greet() { print("Visitor") }
+
+  deinit { observers.removeObserver(self) }
 }
 
 protocol Tallying: AnyObject, Sendable {
@@ -185,6 +267,31 @@ struct DocumentationSnippetTests {
       ])
   }
 
+  @Test("Getting started: a @MainActor protocol with a @MainActor subject")
+  @MainActor
+  func mainActorProtocol() {
+    let output = printed {
+      let playlist = Playlist()
+      let model = PlaylistViewModel(playlist: playlist)
+      playlist.add("So What")
+      print(model.count)  // 1
+    }
+    #expect(output == ["1"])
+  }
+
+  @Test("Getting started: an isolated conformance with a @MainActor subject")
+  @MainActor
+  func isolatedConformance() {
+    let output = printed {
+      let download = Download()
+      let label = ProgressLabel(download: download)
+      download.receive(512)
+      download.receive(512)
+      print(label.text)  // 1024 bytes
+    }
+    #expect(output == ["1024 bytes"])
+  }
+
   @Test("The contract: order")
   func order() {
     let output = printed {
@@ -213,6 +320,18 @@ struct DocumentationSnippetTests {
       observers { $0.greet() }  // calls nobody
     }
     #expect(output == ["1", "0"])
+  }
+
+  @Test("The contract: removal from deinit")
+  func removalFromDeinit() {
+    let output = printed {
+      let observers = MulticastDelegate<any Greeting>()
+      var visitor: Visitor? = Visitor(observers: observers)
+      print(observers.contains(visitor!))  // true
+      visitor = nil  // removes itself on the way out
+      print(observers.count)  // 0
+    }
+    #expect(output == ["true", "0"])
   }
 
   @Test("The contract: identity")

@@ -48,10 +48,12 @@ struct AudioPlayerDemo {
     exit(failures == 0 ? 0 : 1)
   }
 
-  /// Runs the session; returns how many lines failed.
+  /// Runs the session on the main actor, where the player and its views
+  /// live; returns how many lines failed.
   ///
   /// The player and its views end with this function, before the process
   /// exits, so nothing is left alive at exit.
+  @MainActor
   static func play(_ nextLine: () -> String?) -> Int {
     let player = AudioPlayer(playlist: playlist)
     let views: [AnyObject] = [

@@ -17,6 +17,10 @@ public import Multicast
 /// - The volume is an ``ObservableValue``: anyone may set it, and observers
 ///   hear the old and the new value.
 ///
+/// The player and its views are on the main actor, as in a Swift 6 app: the
+/// observer protocol is `@MainActor` too, so the player calls its views
+/// directly, and code elsewhere reaches the player with `await`.
+///
 /// ```swift
 /// let player = AudioPlayer(playlist: [song, otherSong])
 /// let view = NowPlayingView(player: player, output: { print($0) })
@@ -27,6 +31,7 @@ public import Multicast
 /// player.advance(by: .seconds(30))  // prints "at 0:30 / 3:07"
 /// player.volume.value = AudioPlayer.Volume(0.8)!  // prints "50% -> 80%"
 /// ```
+@MainActor
 public final class AudioPlayer {
   /// A track the player can play.
   public struct Item: Equatable, Sendable {

@@ -6,6 +6,10 @@
 ///
 /// Every method has an empty default, so an observer implements only the
 /// changes it cares about.
+///
+/// Its observers are views, so it is on the main actor, as the player is: a
+/// class that adopts it in its declaration is `@MainActor` too.
+@MainActor
 public protocol AudioPlayerObserver: AnyObject {
   /// The player started playing `item`, from idle, from another item, or
   /// from the start of the same item.

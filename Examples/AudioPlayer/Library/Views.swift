@@ -5,6 +5,7 @@ import Multicast
 
 /// Shows the title and duration of the item that starts playing, and nothing
 /// else: it implements one method of ``AudioPlayerObserver``.
+@MainActor
 public final class NowPlayingView: AudioPlayerObserver {
   private let output: (String) -> Void
 
@@ -26,6 +27,7 @@ public final class NowPlayingView: AudioPlayerObserver {
 
 /// Shows the playlist with the current item marked, whenever the current item
 /// changes or playing stops.
+@MainActor
 public final class PlaylistView: AudioPlayerObserver {
   private let output: (String) -> Void
 
@@ -63,6 +65,7 @@ public final class PlaylistView: AudioPlayerObserver {
 /// It observes all three faces of the player: its ``AudioPlayerObserver``
 /// methods, its ``AudioPlayer/elapsed`` event with a method, and its
 /// ``AudioPlayer/volume`` with a closure.
+@MainActor
 public final class MiniPlayer: AudioPlayerObserver {
   private let output: (String) -> Void
 
