@@ -30,10 +30,13 @@ extension MulticastDelegate {
 
   /// Removes an observer.
   ///
-  /// Removing one that is not registered does nothing.
+  /// Removing one that is not registered does nothing. Observers are held
+  /// weakly, so one that is deallocated never needs removing.
   ///
-  /// An observer may remove itself from its own `deinit`. A broadcast under way
-  /// does not call an observer removed before its turn.
+  /// An observer that is not isolated to an actor may remove itself from its
+  /// own `deinit`. A `@MainActor` observer cannot, as its `deinit` is
+  /// nonisolated, and need not. A broadcast under way does not call an
+  /// observer removed before its turn.
   ///
   /// - Parameter observer: The observer to remove.
   /// - Complexity: Amortized O(1).

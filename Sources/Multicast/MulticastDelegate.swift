@@ -44,14 +44,17 @@
 ///
 /// # Lifetime
 ///
-/// Observers are held weakly and never retained. An observer that is
-/// deallocated without being removed is never called again and stops counting
-/// at once: ``count``, ``isEmpty`` and ``contains(_:)`` are always exact,
-/// even while other threads add and remove observers: each answers what the
-/// registrations were at one instant during the call. An observer may call
-/// ``removeObserver(_:)`` with itself from its `deinit`.
-/// Storage for dead observers is reclaimed as registrations and removals go on,
-/// so it stays proportional to the observers alive.
+/// Observers are held weakly and never retained, so none ever needs
+/// removing. An observer that is deallocated without being removed is never
+/// called again and stops counting at once: ``count``, ``isEmpty`` and
+/// ``contains(_:)`` are always exact, even while other threads add and remove
+/// observers: each answers what the registrations were at one instant during
+/// the call. An observer that is not isolated to an actor may still call
+/// ``removeObserver(_:)`` with itself from its `deinit`. A `@MainActor`
+/// observer cannot: its `deinit` is nonisolated, so there it can neither call
+/// a main-actor subject nor use an isolated conformance; it needs no removal.
+/// Storage for dead observers is reclaimed as registrations and removals go
+/// on, so it stays proportional to the observers alive.
 ///
 /// # Identity
 ///
