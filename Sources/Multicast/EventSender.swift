@@ -27,8 +27,8 @@
 /// made; each is held as long as its token or its target lives, never longer;
 /// a subscription made or ended during a delivery follows the re-entrancy
 /// rules of ``MulticastDelegate``; and no lock is held while handlers run.
-/// Sending with no subscriber takes an uncontended lock three times and
-/// allocates nothing.
+/// Sending with no subscriber takes an uncontended lock twice and allocates
+/// nothing.
 ///
 /// # Knowing when anyone listens
 ///
