@@ -23,7 +23,9 @@ struct ActorSubjectTests {
     let model = TransferModel(transfer: transfer)
     observers.addObserver(model)
     await Task.detached {
-      for step in 0..<500 { observers.onMainActor { $0.transfer(transfer, didProgress: Double(step)) } }
+      for step in 0..<500 {
+        observers.onMainActor { $0.transfer(transfer, didProgress: Double(step)) }
+      }
     }.value
     await model.waitUntilHeard(500)
     #expect(model.fractions == (0..<500).map(Double.init))

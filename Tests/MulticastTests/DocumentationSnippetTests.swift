@@ -154,6 +154,61 @@ extension ProgressLabel: @MainActor DownloadObserver {
   }
 }
 
+// MARK: Observers and Swift concurrency
+
+@MainActor
+protocol TransferObserver: AnyObject, Sendable {
+  func transfer(_ transfer: Transfer, didProgress fraction: Double)
+}
+
+@MainActor
+final class TransferViewModel: TransferObserver {
+  private(set) var progress = 0.0
+
+  init(transfer: Transfer) {
+    transfer.addObserver(self)
+  }
+
+  func transfer(_ transfer: Transfer, didProgress fraction: Double) {
+    progress = fraction
+  }
+}
+
+actor Transfer {
+  private let observers = MulticastDelegate<any TransferObserver>()
+
+  nonisolated func addObserver(_ observer: any TransferObserver) {
+    observers.addObserver(observer)
+  }
+
+  func received(_ fraction: Double) {
+    observers.onMainActor { $0.transfer(self, didProgress: fraction) }
+  }
+}
+
+/// Registered after the view model: once it has heard a broadcast, the
+/// view model has too.
+@MainActor
+final class TransferProbe: TransferObserver {
+  private(set) var heard: [Double] = []
+  private var awaited = 0
+  private var arrival: CheckedContinuation<Void, Never>?
+
+  func transfer(_ transfer: Transfer, didProgress fraction: Double) {
+    MainActor.preconditionIsolated()
+    heard.append(fraction)
+    if heard.count == awaited { arrival?.resume() }
+  }
+
+  func waitUntilHeard(_ count: Int) async {
+    guard heard.count < count else { return }
+    await withCheckedContinuation { continuation in
+      awaited = count
+      arrival = continuation
+    }
+  }
+}
+
 // MARK: The contract
 
 protocol Greeting: AnyObject {
@@ -290,6 +345,21 @@ struct DocumentationSnippetTests {
       print(label.text)  // 1024 bytes
     }
     #expect(output == ["1024 bytes"])
+  }
+
+  @Test("Observers and Swift concurrency: a subject on another actor")
+  @MainActor
+  func actorSubject() async {
+    let transfer = Transfer()
+    let model = TransferViewModel(transfer: transfer)
+    let probe = TransferProbe()
+    transfer.addObserver(probe)
+    await transfer.received(0.5)
+    await transfer.received(1)
+    await probe.waitUntilHeard(2)
+    // The model was called before the probe, on the main actor, in order.
+    #expect(probe.heard == [0.5, 1])
+    #expect(model.progress == 1)
   }
 
   @Test("The contract: order")
