@@ -23,7 +23,10 @@ let package = Package(
     // The designs a user would otherwise pick, broadcasting to the same observers.
     .target(
       name: "Designs",
-      dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]
+      dependencies: [
+        .product(name: "OpenCombine", package: "OpenCombine"),
+        .product(name: "Multicast", package: library),
+      ]
     ),
     // Broadcast, add and remove timings and allocation counts (package-benchmark).
     .executableTarget(

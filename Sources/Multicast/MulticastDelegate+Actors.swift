@@ -39,12 +39,13 @@ extension MulticastDelegate where Observer: Sendable {
   ///   - body: What to do with each observer, on the main actor.
   /// - Complexity: O(1) to queue; O(n) to deliver, where n is the number of
   ///   registrations. One allocation per broadcast at most: `body`'s context.
+  @inlinable
   public func onMainActor(
     isolation: isolated (any Actor)? = #isolation,
     _ body: @escaping @MainActor @Sendable (Observer) -> Void
   ) {
     typealias Job = _Delivery<@MainActor @Sendable (Observer) -> Void>
-    let (end, queue) = storage.deliveryQueue(for: MainActor.shared, of: Job.self)
+    let (end, queue) = storage.mainActorQueue(of: Job.self)
     let isOnMainActor = isolation.map { $0 === MainActor.shared } ?? false
     var batch: [Job] = []
     switch queue.append(Job(end: end, body: body), isOnActor: isOnMainActor, taking: &batch) {
@@ -62,7 +63,8 @@ extension MulticastDelegate where Observer: Sendable {
 
   /// Delivers `batch`, then every batch queued behind it, on the main actor.
   @MainActor
-  private func deliver(
+  @inlinable
+  func deliver(
     _ batch: inout [_Delivery<@MainActor @Sendable (Observer) -> Void>],
     from queue: _DeliveryQueue<_Delivery<@MainActor @Sendable (Observer) -> Void>>
   ) {

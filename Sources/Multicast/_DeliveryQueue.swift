@@ -17,6 +17,7 @@
 /// its broadcast waits for the queued ones, which come first. When the queue
 /// is waiting for its drain task, such a caller takes the delivery over and
 /// delivers the queued broadcasts and then its own, before it returns.
+@usableFromInline
 final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
   // @unchecked Sendable: every stored property but `lock` is read and written
   // only with `lock` held; jobs are Sendable. The delivery tests send to one
@@ -32,6 +33,7 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
   /// Whether someone is delivering on the actor now.
   private var isDelivering = false
 
+  @usableFromInline
   init() {
     lock = _Lock(
       initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
@@ -43,6 +45,7 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
   }
 
   /// What the caller of ``append(_:isOnActor:)`` must do.
+  @usableFromInline
   enum Step {
     /// Deliver the batch now, then ask ``next(_:)`` for more.
     case deliver
@@ -61,6 +64,7 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
   ///   - batch: Receives, when the step is ``Step/deliver``, the broadcasts to
   ///     deliver now, `job` last.
   /// - Returns: What the caller must do.
+  @usableFromInline
   func append(_ job: Job, isOnActor: Bool, taking batch: inout [Job]) -> Step {
     lock.withLock {
       jobs.append(job)
@@ -82,6 +86,7 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
   /// - Returns: Whether there is a batch to deliver (then ask ``next(_:)``
   ///   for more after it): a caller on the actor may have delivered
   ///   everything since the drain was scheduled.
+  @usableFromInline
   func startDrain(taking batch: inout [Job]) -> Bool {
     lock.withLock {
       isScheduled = false
@@ -97,6 +102,7 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
   /// delivery when nothing is left.
   ///
   /// - Returns: Whether `batch` holds more broadcasts to deliver.
+  @usableFromInline
   func next(_ batch: inout [Job]) -> Bool {
     batch.removeAll(keepingCapacity: true)
     return lock.withLock {

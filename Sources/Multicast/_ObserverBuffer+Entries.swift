@@ -68,6 +68,7 @@ extension _ObserverBuffer {
   /// The first position below `count` whose sequence is at least `sequence`.
   ///
   /// - Complexity: O(log n).
+  @inlinable
   func position(ofFirst sequence: UInt64, below count: Int) -> Int {
     var (low, high) = (0, count)
     while low < high {

@@ -100,7 +100,7 @@ extension _ObserverStorage {
 
   /// Starts a broadcast of the registrations made before the one numbered
   /// `end`.
-  @usableFromInline
+  @inlinable
   func beginBroadcast(registeredBefore end: UInt64) -> _BroadcastCursor<Payload, Index> {
     withLockedState { state in
       let buffer = state.buffer

@@ -1,38 +1,38 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// Which queue a broadcast handed to another actor joins: one per actor and
-/// kind of broadcast.
-struct _DeliveryKey: Hashable {
-  let actor: ObjectIdentifier
-  let job: ObjectIdentifier
-}
-
 /// A broadcast bound for another actor, waiting its turn: which
 /// registrations it reaches (those made before the one numbered `end`, as
 /// when it was made) and what it does with each observer.
+@usableFromInline
 struct _Delivery<Body: Sendable>: Sendable {
-  let end: UInt64
-  let body: Body
+  @usableFromInline let end: UInt64
+  @usableFromInline let body: Body
+
+  @inlinable
+  init(end: UInt64, body: Body) {
+    self.end = end
+    self.body = body
+  }
 }
 
 extension _ObserverStorage {
   /// The sequence number of the next registration, and the queue of
-  /// broadcasts of kind `Job` bound for `actor`, made on first use: what a
-  /// broadcast handed to another actor needs, read in one critical section.
+  /// broadcasts bound for the main actor, made on first use: what a broadcast
+  /// handed to the main actor needs, read in one critical section.
   ///
-  /// - Complexity: O(1) on average.
-  func deliveryQueue<Job>(
-    for actor: any Actor, of _: Job.Type
-  ) -> (end: UInt64, queue: _DeliveryQueue<Job>) {
-    let key = _DeliveryKey(actor: ObjectIdentifier(actor), job: ObjectIdentifier(Job.self))
-    return withLockedState { state in
-      if let queue = state.deliveryQueues[key] {
-        // Only this function files queues, each under its own job type.
+  /// Every queue of one storage has the same job type: its owner's.
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  func mainActorQueue<Job>(of _: Job.Type) -> (end: UInt64, queue: _DeliveryQueue<Job>) {
+    withLockedState { state in
+      if let queue = state.mainActorQueue {
+        // Only this function makes the queue, with its owner's one job type.
         return (state.nextSequence, unsafeDowncast(queue, to: _DeliveryQueue<Job>.self))
       }
       let queue = _DeliveryQueue<Job>()
-      state.deliveryQueues[key] = queue
+      state.mainActorQueue = queue
       return (state.nextSequence, queue)
     }
   }

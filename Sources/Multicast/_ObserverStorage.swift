@@ -92,8 +92,9 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     var sweptLive = 0
     /// How many registrations were made since the last sweep.
     var registrationsSinceSweep = 0
-    /// The queues of broadcasts handed to other actors, made on first use.
-    var deliveryQueues: [_DeliveryKey: AnyObject] = [:]
+    /// The queue of broadcasts handed to the main actor, made on first use.
+    @usableFromInline
+    var mainActorQueue: AnyObject?
 
     init(buffer: Buffer) { self.buffer = buffer }
   }

@@ -203,4 +203,34 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
   blackHole(listeners)
+
+  // A background task broadcasting to 10 main-actor observers: the library's
+  // queue, a task per event, and an AsyncStream pump. Each iteration sends
+  // `events` events, counted cumulatively by the observers.
+  let events = 20_000
+  let delivery = Benchmark.Configuration(
+    metrics: [.throughput, .wallClock, .mallocCountTotal], warmupIterations: 1,
+    maxDuration: .seconds(2), maxIterations: 50)
+  Benchmark("deliver multicast n=10 x\(events)", configuration: delivery) { benchmark in
+    let audience = await MainActorAudience(count: 10)
+    var sent = 0
+    for _ in benchmark.scaledIterations {
+      await audience.sendThroughMulticast(sent..<sent + events)
+      sent += events
+    }
+  }
+  Benchmark("deliver task-per-event n=10 x\(events)", configuration: delivery) { benchmark in
+    let audience = await MainActorAudience(count: 10)
+    var sent = 0
+    for _ in benchmark.scaledIterations {
+      await audience.sendThroughTasks(sent..<sent + events)
+      sent += events
+    }
+  }
+  Benchmark("deliver asyncstream n=10 x\(events)", configuration: delivery) { benchmark in
+    let audience = await MainActorAudience(count: 10)
+    for _ in benchmark.scaledIterations {
+      await audience.sendThroughStream(0..<events)
+    }
+  }
 }

@@ -1,0 +1,87 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+import Multicast
+
+// A background producer and main-actor observers: what the library's
+// `onMainActor` does, beside what users write without it.
+
+/// Main-actor observers of ticks, as views and view models are.
+@MainActor
+package protocol MainActorTickObserver: AnyObject, Sendable {
+  func tick(_ value: Int)
+}
+
+/// A main-actor observer that counts its ticks, and can wait for a number
+/// of them.
+@MainActor
+package final class Screen: MainActorTickObserver {
+  package private(set) var ticks = 0
+  private var awaited = 0
+  private var arrival: CheckedContinuation<Void, Never>?
+
+  package init() {}
+
+  package func tick(_ value: Int) {
+    ticks += 1
+    if ticks == awaited { arrival?.resume() }
+  }
+
+  /// Returns once the screen has had `count` ticks in all.
+  package func waitUntilTicked(_ count: Int) async {
+    guard ticks < count else { return }
+    await withCheckedContinuation { continuation in
+      awaited = count
+      arrival = continuation
+    }
+  }
+}
+
+/// Ten main-actor screens and the three ways to reach them from a background
+/// task.
+package final class MainActorAudience: Sendable {
+  package let screens: [Screen]
+  private let observers = MulticastDelegate<any MainActorTickObserver>()
+
+  @MainActor
+  package init(count: Int) {
+    screens = (0..<count).map { _ in Screen() }
+    for screen in screens { observers.addObserver(screen) }
+  }
+
+  /// The library: one queue, drained in batches on the main actor.
+  package func sendThroughMulticast(_ events: Range<Int>) async {
+    await Task.detached { [observers] in
+      for value in events { observers.onMainActor { $0.tick(value) } }
+    }.value
+    await screens.last!.waitUntilTicked(events.upperBound)
+  }
+
+  /// A task per event, as users write without the library (whose order the
+  /// language does not promise).
+  package func sendThroughTasks(_ events: Range<Int>) async {
+    await Task.detached { [screens] in
+      for value in events {
+        Task { @MainActor in
+          for screen in screens { screen.tick(value) }
+        }
+      }
+    }.value
+    await screens.last!.waitUntilTicked(events.upperBound)
+  }
+
+  /// An `AsyncStream` drained by one main-actor task.
+  package func sendThroughStream(_ events: Range<Int>) async {
+    let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+    let pump = Task { @MainActor [screens] in
+      for await value in stream {
+        for screen in screens { screen.tick(value) }
+      }
+    }
+    await Task.detached {
+      for value in events { continuation.yield(value) }
+      continuation.finish()
+    }.value
+    await pump.value
+  }
+}
