@@ -44,7 +44,7 @@ extension MulticastDelegate where Observer: Sendable {
     isolation: isolated (any Actor)? = #isolation,
     _ body: @escaping @MainActor @Sendable (Observer) -> Void
   ) {
-    typealias Job = _Delivery<@MainActor @Sendable (Observer) -> Void>
+    typealias Job = _MainActorDelivery<Observer>
     let (end, queue) = storage.mainActorQueue(of: Job.self)
     let isOnMainActor = isolation.map { $0 === MainActor.shared } ?? false
     var batch: [Job] = []
@@ -65,8 +65,8 @@ extension MulticastDelegate where Observer: Sendable {
   @MainActor
   @inlinable
   func deliver(
-    _ batch: inout [_Delivery<@MainActor @Sendable (Observer) -> Void>],
-    from queue: _DeliveryQueue<_Delivery<@MainActor @Sendable (Observer) -> Void>>
+    _ batch: inout [_MainActorDelivery<Observer>],
+    from queue: _DeliveryQueue<_MainActorDelivery<Observer>>
   ) {
     repeat {
       for job in batch {

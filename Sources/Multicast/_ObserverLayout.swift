@@ -88,20 +88,24 @@ enum _ObserverLayout<Observer> {
   static func withObserver(
     _ object: consuming AnyObject, _ table: _WitnessTable, _ body: (Observer) throws -> Void
   ) rethrows {
-    if table == .needsCast {
-      try body(object as! Observer)
-      return
-    }
+    try body(observer(consume object, table))
+  }
+
+  /// The observer registered as `object` with `table`, made from the
+  /// reference a broadcast loaded, which it consumes.
+  @inlinable
+  @inline(__always)
+  static func observer(_ object: consuming AnyObject, _ table: _WitnessTable) -> Observer {
+    if table == .needsCast { return object as! Observer }
     // Move the reference into a slot laid out as the observer (no retain),
     // move the observer out of it (no retain), and leave the slot holding
     // nothing, so that destroying it releases nothing.
     var slot: (AnyObject?, UInt) = (consume object, table.rawValue)
-    let observer = withUnsafeMutablePointer(to: &slot) { pointer in
+    return withUnsafeMutablePointer(to: &slot) { pointer in
       let raw = UnsafeMutableRawPointer(pointer)
       let observer = raw.withMemoryRebound(to: Observer.self, capacity: 1) { $0.move() }
       raw.initializeMemory(as: (AnyObject?, UInt).self, to: (nil, 0))
       return observer
     }
-    try body(observer)
   }
 }

@@ -1,16 +1,20 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// A broadcast bound for another actor, waiting its turn: which
+/// A broadcast bound for the main actor, waiting its turn: which
 /// registrations it reaches (those made before the one numbered `end`, as
 /// when it was made) and what it does with each observer.
+///
+/// The body's type is spelled with `Observer`, as in the method that takes
+/// it, so that storing it needs no reabstraction thunk: a body stored as a
+/// fully generic value would cost a second allocation per broadcast.
 @usableFromInline
-struct _Delivery<Body: Sendable>: Sendable {
+struct _MainActorDelivery<Observer>: Sendable {
   @usableFromInline let end: UInt64
-  @usableFromInline let body: Body
+  @usableFromInline let body: @MainActor @Sendable (Observer) -> Void
 
   @inlinable
-  init(end: UInt64, body: Body) {
+  init(end: UInt64, body: @escaping @MainActor @Sendable (Observer) -> Void) {
     self.end = end
     self.body = body
   }

@@ -67,3 +67,40 @@ extension _ObserverStorage.State {
     return nil
   }
 }
+
+extension _ObserverStorage {
+  /// The first live registration numbered from `sequence` to before `end`.
+  ///
+  /// Returns its object, payload and number, or `nil` if there is none. The
+  /// object is a strong reference, released by the caller, after unlocking.
+  ///
+  /// What a broadcast that awaits each observer reads, one observer at a
+  /// time, so that it holds no lock and no buffer across an await.
+  ///
+  /// - Complexity: O(log n), plus the removed or dead registrations skipped.
+  @inlinable
+  func firstLive(
+    from sequence: UInt64, before end: UInt64
+  ) -> (object: AnyObject, payload: Payload, sequence: UInt64)? {
+    withLockedState { state in
+      let buffer = state.buffer
+      var position = buffer.position(ofFirst: sequence, below: buffer.count)
+      while position < buffer.count {
+        let stamp = buffer.stamp(at: position)
+        guard stamp.sequence < end else { return nil }
+        if !stamp.isRemoved, let object = buffer.entry(at: position).pointee.object {
+          return (object, buffer.payload(at: position).pointee, stamp.sequence)
+        }
+        position += 1
+      }
+      return nil
+    }
+  }
+
+  /// The number the next registration will get: a broadcast made now
+  /// reaches the registrations numbered below it.
+  @inlinable
+  var nextSequence: UInt64 {
+    withLockedState { $0.nextSequence }
+  }
+}

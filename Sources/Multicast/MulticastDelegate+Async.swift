@@ -1,0 +1,39 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+extension MulticastDelegate {
+  /// Calls the asynchronous `body` with each registered observer in turn, in
+  /// registration order, awaiting each call before the next.
+  ///
+  /// For an observer protocol with `async` methods:
+  ///
+  /// ```swift
+  /// try await observers.awaitEach { try await $0.documentWillClose(self) }
+  /// ```
+  ///
+  /// The rules of a broadcast hold across the awaits: it calls the observers
+  /// registered when it began, minus those removed or released before their
+  /// turn, and an observer added meanwhile is first called by the next one.
+  /// Each observer is held strongly only during its own call. No lock is held
+  /// and no storage is pinned while a call is awaited, so observers may add,
+  /// remove and broadcast as they like.
+  ///
+  /// `body` runs in the caller's isolation, one call at a time.
+  ///
+  /// - Parameter body: What to do with each observer.
+  /// - Throws: The first error `body` throws, which ends the broadcast; or
+  ///   `CancellationError` if the task is cancelled: the check comes before
+  ///   each observer, so no observer is called once the task is cancelled.
+  /// - Complexity: O(log n) per observer to find its turn, where n is the
+  ///   number of registrations, plus the calls.
+  @inlinable
+  public func awaitEach(_ body: (Observer) async throws -> Void) async throws {
+    let end = storage.nextSequence
+    var next: UInt64 = 0
+    while let (object, witnessTable, sequence) = storage.firstLive(from: next, before: end) {
+      try Task.checkCancellation()
+      next = sequence + 1
+      try await body(_ObserverLayout.observer(consume object, witnessTable))
+    }
+  }
+}
