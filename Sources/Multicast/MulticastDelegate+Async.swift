@@ -8,8 +8,20 @@ extension MulticastDelegate {
   /// For an observer protocol with `async` methods:
   ///
   /// ```swift
-  /// try await observers.awaitEach { try await $0.documentWillClose(self) }
+  /// @MainActor
+  /// protocol DocumentObserver: AnyObject {
+  ///   func documentWillClose(_ document: Document) async
+  /// }
+  ///
+  /// // In Document, on the main actor:
+  /// try await observers.awaitEach { await $0.documentWillClose(self) }
   /// ```
+  ///
+  /// In a target built without the `NonisolatedNonsendingByDefault` feature,
+  /// a plain `async` method of a protocol with no isolation runs off the
+  /// caller's actor, and the compiler refuses to send it a non-`Sendable`
+  /// observer. Make the protocol `@MainActor` or `Sendable`, or declare the
+  /// method `nonisolated(nonsending)`.
   ///
   /// The rules of a broadcast hold across the awaits: it calls the observers
   /// registered when it began, minus those removed or released before their

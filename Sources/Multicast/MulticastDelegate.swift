@@ -107,9 +107,10 @@
 /// # Performance
 ///
 /// ``addObserver(_:)`` and ``removeObserver(_:)`` are amortized O(1);
-/// ``contains(_:)`` is O(1); ``count`` and ``isEmpty`` are O(n), since only
-/// looking at an observer tells whether it is still alive, and they hold the
-/// lock while they look. A broadcast takes the lock briefly as it starts and
+/// ``contains(_:)`` is O(1); ``count`` is O(n), since only looking at an
+/// observer tells whether it is still alive, and holds the lock while it
+/// looks; ``isEmpty`` is O(1) when an observer early in the order is alive,
+/// O(n) otherwise. A broadcast takes the lock briefly as it starts and
 /// leaves with one atomic decrement; in between, for each observer, it loads
 /// the weak reference and calls `body`, with no heap allocation. When `Observer` is a class or an
 /// existential of one class-bound protocol, the observer is rebuilt from the pointers recorded

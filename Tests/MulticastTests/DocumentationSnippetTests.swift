@@ -186,6 +186,34 @@ actor Transfer {
   }
 }
 
+@MainActor
+protocol DocumentObserver: AnyObject {
+  func documentWillClose(_ document: Document) async
+}
+
+@MainActor
+final class Document {
+  private let observers = MulticastDelegate<any DocumentObserver>()
+
+  func addObserver(_ observer: any DocumentObserver) {
+    observers.addObserver(observer)
+  }
+
+  func close() async throws {
+    try await observers.awaitEach { await $0.documentWillClose(self) }
+  }
+}
+
+@MainActor
+final class ClosingPart: DocumentObserver {
+  let name: String
+  init(_ name: String) { self.name = name }
+  func documentWillClose(_ document: Document) async {
+    await Task.yield()
+    print(name, "saved")
+  }
+}
+
 /// Registered after the view model: once it has heard a broadcast, the
 /// view model has too.
 @MainActor
@@ -360,6 +388,18 @@ struct DocumentationSnippetTests {
     // The model was called before the probe, on the main actor, in order.
     #expect(probe.heard == [0.5, 1])
     #expect(model.progress == 1)
+  }
+
+  @Test("Observers and Swift concurrency: async observer methods")
+  @MainActor
+  func asyncObserverMethods() async throws {
+    let output = try await printed {
+      let document = Document()
+      let parts = [ClosingPart("text"), ClosingPart("images")]
+      for part in parts { document.addObserver(part) }
+      try await document.close()
+    }
+    #expect(output == ["text saved", "images saved"])
   }
 
   @Test("The contract: order")
