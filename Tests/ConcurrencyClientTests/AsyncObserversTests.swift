@@ -15,6 +15,7 @@ struct AsyncObserversTests {
     for part in parts { document.addObserver(part) }
     try await document.close()
     #expect(log.calls == ["text saving", "text saved", "images saving", "images saved"])
+    withExtendedLifetime(parts) {}  // observers are weak: keep them to the end
   }
 
   @Test("A removed part is not awaited")
@@ -27,5 +28,6 @@ struct AsyncObserversTests {
     document.removeObserver(removed)
     try await document.close()
     #expect(log.calls == ["kept saving", "kept saved"])
+    withExtendedLifetime((kept, removed)) {}
   }
 }

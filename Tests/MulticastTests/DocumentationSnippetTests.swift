@@ -398,6 +398,7 @@ struct DocumentationSnippetTests {
       let parts = [ClosingPart("text"), ClosingPart("images")]
       for part in parts { document.addObserver(part) }
       try await document.close()
+      withExtendedLifetime(parts) {}
     }
     #expect(output == ["text saved", "images saved"])
   }

@@ -90,6 +90,7 @@ struct MainActorDeliveryTests {
     observers.addObserver(b)
     observers.onMainActor { $0.show(1, from: 0) }
     #expect(log.entries == ["a 1", "b 1"])
+    withExtendedLifetime((a, b)) {}  // observers are weak: keep them to the end
   }
 
   @Test("Broadcasts from an actor reach main-actor observers on the main actor, in order")
@@ -117,6 +118,7 @@ struct MainActorDeliveryTests {
     #expect(log.entries.isEmpty)
     observers.onMainActor { $0.show(4, from: 0) }
     #expect(log.entries == ["s 1", "s 2", "s 3", "s 4"])
+    withExtendedLifetime(screen) {}
   }
 
   @Test("A queued broadcast keeps no observer alive and skips those removed before their turn")
@@ -137,6 +139,7 @@ struct MainActorDeliveryTests {
     observers.onMainActor { $0.show(2, from: 0) }
     // The first broadcast was made before `late` registered.
     #expect(log.entries == ["kept 1", "kept 2", "late 2"])
+    withExtendedLifetime((kept, removed, late)) {}
   }
 
   @Test("An observer's broadcast during a delivery goes after the queued ones, in order")
@@ -147,6 +150,7 @@ struct MainActorDeliveryTests {
     observers.addObserver(screen)
     observers.onMainActor { $0.show(1, from: 0) }
     #expect(log.entries == ["1", "after the nested broadcast", "10"])
+    withExtendedLifetime(screen) {}
   }
 
   @Test(

@@ -60,6 +60,7 @@ struct MulticastDelegateAsyncTests {
     try await observers.awaitEach { try await $0.save() }
     #expect(
       log.entries == ["a begins", "a ends", "b begins", "b ends", "c begins", "c ends"])
+    withExtendedLifetime(savers) {}  // observers are weak: keep them to the end
   }
 
   @Test("Removed before its turn: not called; added during the broadcast: called by the next")
@@ -79,6 +80,7 @@ struct MulticastDelegateAsyncTests {
     log.reset()
     try await observers.awaitEach { try await $0.save() }
     #expect(log.entries.contains("late begins"))
+    withExtendedLifetime((a, b, c, late)) {}
   }
 
   @Test("An observer waiting for its turn is not kept alive: released, it is not called")
@@ -103,6 +105,7 @@ struct MulticastDelegateAsyncTests {
     gate.open()
     try await broadcast.value
     #expect(log.entries == ["first begins", "first ends"])
+    withExtendedLifetime(first) {}
   }
 
   @Test("Cancelling the task stops the broadcast before the next observer, with CancellationError")
@@ -123,6 +126,7 @@ struct MulticastDelegateAsyncTests {
     gate.open()
     await #expect(throws: CancellationError.self) { try await broadcast.value }
     #expect(log.entries == ["first begins", "first ends"])
+    withExtendedLifetime((first, second)) {}
   }
 
   @Test("The first error ends the broadcast and is rethrown")
@@ -135,5 +139,6 @@ struct MulticastDelegateAsyncTests {
     observers.addObserver(next)
     await #expect(throws: Refused.self) { try await observers.awaitEach { try await $0.save() } }
     #expect(log.entries == ["failing begins"])
+    withExtendedLifetime((failing, next)) {}
   }
 }
