@@ -160,7 +160,7 @@ struct MainActorDeliveryTests {
     let observers = MulticastDelegate<any Screen>()
     let stable = (0..<3).map { RecordingScreen("stable \($0)") }
     for screen in stable { observers.addObserver(screen) }
-    let (producers, perProducer) = (6, 2_000)
+    let (producers, perProducer) = (6, 17_000)
 
     // Observers come and go on the main actor while the broadcasts arrive.
     let churn = Task { @MainActor in
