@@ -41,8 +41,8 @@
 ///
 /// Each transition is noticed exactly once, and the notices run one at a time
 /// in the order of the transitions, so they always alternate. A notice that
-/// subscribes or cancels runs to its end before the notice it causes begins. Capture the owner weakly in these
-/// closures: the sender keeps them.
+/// subscribes or cancels runs to its end before the notice it causes begins.
+/// Capture the owner weakly in these closures: the sender keeps them.
 ///
 /// # Threads
 ///

@@ -5,8 +5,9 @@ extension MulticastDelegate where Observer: Sendable {
   /// Broadcasts to observers that live on the main actor, from any isolation:
   /// an actor, a task, a thread, or the main actor itself.
   ///
-  /// Called on the main actor with nothing queued, this broadcasts before it
-  /// returns, as ``callAsFunction(_:)`` does. Called elsewhere, it queues the
+  /// Called on the main actor, this broadcasts before it returns, as
+  /// ``callAsFunction(_:)`` does, after delivering any broadcasts still
+  /// queued. Called elsewhere, it queues the
   /// broadcast and returns at once; the queue is delivered on the main actor,
   /// in the order the broadcasts were made, whatever the priorities of the
   /// tasks that made them.
@@ -38,7 +39,8 @@ extension MulticastDelegate where Observer: Sendable {
   ///     the main actor; leave the default.
   ///   - body: What to do with each observer, on the main actor.
   /// - Complexity: O(1) to queue; O(n) to deliver, where n is the number of
-  ///   registrations. One allocation per broadcast at most: `body`'s context.
+  ///   registrations. One allocation per broadcast, `body`'s context, and a
+  ///   task when the queue was idle; one hop to the main actor per batch.
   @inlinable
   public func onMainActor(
     isolation: isolated (any Actor)? = #isolation,

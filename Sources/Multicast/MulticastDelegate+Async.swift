@@ -34,8 +34,9 @@ extension MulticastDelegate {
   ///
   /// - Parameter body: What to do with each observer.
   /// - Throws: The first error `body` throws, which ends the broadcast; or
-  ///   `CancellationError` if the task is cancelled: the check comes before
-  ///   each observer, so no observer is called once the task is cancelled.
+  ///   `CancellationError` if the task is cancelled before an observer's
+  ///   turn: the check comes before each observer, so none is called once
+  ///   the task is cancelled.
   /// - Complexity: O(log n) per observer to find its turn, where n is the
   ///   number of registrations, plus the calls.
   @inlinable

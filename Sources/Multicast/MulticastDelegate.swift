@@ -87,8 +87,9 @@
 /// # Actors
 ///
 /// Observers that live on the main actor, such as views, are reached from
-/// any isolation with ``onMainActor(isolation:_:)``: on the main actor with
-/// nothing queued it broadcasts at once; elsewhere it queues the broadcast,
+/// any isolation with ``onMainActor(isolation:_:)``: on the main actor it
+/// broadcasts at once, after any broadcasts still queued; elsewhere it queues
+/// the broadcast,
 /// and the queue is delivered on the main actor in the order the broadcasts
 /// were made. Queued broadcasts hold no observer: one removed or released
 /// before its turn is not called.

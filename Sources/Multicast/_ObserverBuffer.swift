@@ -28,7 +28,7 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
   @usableFromInline
   struct Header {
     /// The broadcasts reading this buffer, plus ``retiredFlag`` once it is
-    /// replaced: only changed atomically (see ``Readers``).
+    /// replaced: only changed atomically (see `_ObserverBuffer+Readers`).
     @usableFromInline var readers: UInt64
     /// The number of initialized entries; written with the lock held.
     @usableFromInline var count: Int

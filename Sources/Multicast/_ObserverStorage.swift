@@ -11,7 +11,8 @@
 //  5. _ObserverStorage+Mutations, then +Compaction: registering, removing, and
 //     making room.
 //  6. _ObserverStorage+Broadcast, then +Queries: reading without the lock,
-//     and answering at one instant with it.
+//     and answering at one instant with it; +Delivery and _DeliveryQueue:
+//     broadcasts queued for the main actor.
 //  7. _ObserverStorage+Keyed and +Handles: the two registries' own operations.
 //  8. _ObserverStorage+Invariants, +Testing; _Lock.
 

@@ -97,9 +97,6 @@ struct _PositionIndex: _EntryIndex {
     slots.initialize(repeating: Self.empty, count: mask + 1)
   }
 
-  /// The number of slots: what the index costs, in four-byte units.
-  var slotCount: Int { mask + 1 }
-
   /// The number of filed positions.
   ///
   /// O(slots).
