@@ -18,6 +18,19 @@ extension Event where Value: Sendable {
   ///   print(count)
   /// }
   /// ```
+  ///
+  /// The stream subscribes when it is made, not when it is first read. To
+  /// read it in another task, make it first, so that nothing sent before the
+  /// task runs is lost:
+  ///
+  /// ```swift
+  /// let counts = metronome.ticks.values  // subscribed from here on
+  /// Task { for await count in counts { print(count) } }
+  /// metronome.beat(1)  // buffered until the task reads it
+  /// ```
+  ///
+  /// Not `Task { for await count in metronome.ticks.values { ... } }` followed
+  /// by a send: the task subscribes only when it runs, perhaps after the send.
   public var values: AsyncStream<Value> { values(bufferingPolicy: .unbounded) }
 
   /// The values sent from now on, as an asynchronous sequence with the given

@@ -18,6 +18,23 @@ struct EventValuesTests {
     #expect(read == [1, 2, 3])
   }
 
+  @Test("A stream made before the task that reads it misses nothing sent meanwhile")
+  func streamMadeBeforeItsTask() async {
+    let sender = EventSender<Int>()
+    let counts = sender.event.values
+    let reader = Task {
+      var read: [Int] = []
+      for await count in counts {
+        read.append(count)
+        if read.count == 3 { break }
+      }
+      return read
+    }
+    // Sent before the task may have started: the stream buffers them.
+    for value in 1...3 { sender.send(value) }
+    #expect(await reader.value == [1, 2, 3])
+  }
+
   @Test("The buffering policy decides what is kept for a slow reader")
   func bufferingNewest() async {
     let sender = EventSender<Int>()
