@@ -219,21 +219,16 @@ final class ClosingPart: DocumentObserver {
 @MainActor
 final class TransferProbe: TransferObserver {
   private(set) var heard: [Double] = []
-  private var awaited = 0
-  private var arrival: CheckedContinuation<Void, Never>?
+  private let arrivals = Arrivals()
 
   func transfer(_ transfer: Transfer, didProgress fraction: Double) {
     MainActor.preconditionIsolated()
     heard.append(fraction)
-    if heard.count == awaited { arrival?.resume() }
+    arrivals.arrive()
   }
 
   func waitUntilHeard(_ count: Int) async {
-    guard heard.count < count else { return }
-    await withCheckedContinuation { continuation in
-      awaited = count
-      arrival = continuation
-    }
+    await arrivals.wait(for: count)
   }
 }
 

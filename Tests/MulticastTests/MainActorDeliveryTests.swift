@@ -21,9 +21,7 @@ protocol Screen: AnyObject, Sendable {
 final class RecordingScreen: Screen {
   let name: String
   private(set) var shown: [(producer: Int, value: Int)] = []
-  /// Resumed once the screen has been shown `awaited` values.
-  private var awaited = 0
-  private var arrival: CheckedContinuation<Void, Never>?
+  private let arrivals = Arrivals()
   let log: Log?
 
   init(_ name: String = "", log: Log? = nil) {
@@ -36,16 +34,12 @@ final class RecordingScreen: Screen {
     MainActor.preconditionIsolated("a main-actor observer was called off the main actor")
     shown.append((producer, value))
     log?.append("\(name) \(value)")
-    if shown.count == awaited { arrival?.resume() }
+    arrivals.arrive()
   }
 
   /// Returns once the screen has been shown `count` values in all.
   func waitUntilShown(_ count: Int) async {
-    guard shown.count < count else { return }
-    await withCheckedContinuation { continuation in
-      awaited = count
-      arrival = continuation
-    }
+    await arrivals.wait(for: count)
   }
 }
 
