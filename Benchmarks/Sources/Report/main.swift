@@ -167,6 +167,20 @@ for design in ["multicast", "floor", "lock+copy"] {
   print("| \(design) | \(format(one)) | \(format(two / 2)) | \(format(2 * one / two, digits: 2)) |")
 }
 
+print("\n### A background task broadcasting to 10 main-actor observers\n")
+print("| design | µs per event | allocations per event | time / onMainActor's |")
+print("|---|---:|---:|---:|")
+let delivered = perOperation("deliver_multicast_n=10")
+for (design, label) in [
+  ("multicast", "onMainActor"), ("task-per-event", "a Task per event"),
+  ("asyncstream", "an AsyncStream pump"),
+] {
+  let (nanoseconds, allocations) = perOperation("deliver_\(design)_n=10")
+  print(
+    "| \(label) | \(format(nanoseconds / 1_000, digits: 2)) | \(format(allocations, digits: 1)) "
+      + "| \(format(nanoseconds / delivered.nanoseconds, digits: 1)) |")
+}
+
 print("\n### Heap bytes per registered observer (glibc, chunk overhead included)\n")
 if let first = footprints(observers: 1_000) {
   print("| observers | " + first.map(\.design).joined(separator: " | ") + " |")
