@@ -72,9 +72,8 @@ extension MulticastDelegate where Observer: Sendable {
   ) {
     repeat {
       for job in batch {
-        storage.visit(registeredBefore: job.end) { object, witnessTable in
+        storage.forEach(registeredBefore: job.end) { object, witnessTable in
           _ObserverLayout.withObserver(object, witnessTable) { job.body($0) }
-          return true
         }
       }
     } while queue.next(&batch)

@@ -144,14 +144,16 @@ final class _EventCore<Value>: _SubscriptionSource {
 /// Transitions alternate, starting with the first observer: the k-th (from 0)
 /// is to "observed" when k is even.
 struct _OccupancyNotices {
-  /// Whether the event had a live subscription when last looked at.
-  private(set) var isOccupied = false
   /// The transitions recorded.
   private(set) var recorded: UInt64 = 0
   /// The transitions the owner has been told of, or is being told of.
   private(set) var told: UInt64 = 0
   /// Whether a thread is telling the owner.
   private(set) var isTelling = false
+
+  /// Whether the event had a live subscription when last looked at: after
+  /// an odd number of transitions, since they alternate from none.
+  var isOccupied: Bool { recorded % 2 == 1 }
 
   /// Records whether the event has a live subscription now.
   ///
@@ -160,7 +162,6 @@ struct _OccupancyNotices {
   ///   telling.
   mutating func record(isOccupied: Bool) -> Bool {
     guard isOccupied != self.isOccupied else { return false }
-    self.isOccupied = isOccupied
     recorded += 1
     guard !isTelling else { return false }
     isTelling = true

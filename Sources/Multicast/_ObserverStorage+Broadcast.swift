@@ -30,33 +30,34 @@ struct _BroadcastCursor<Payload, Index: _EntryIndex> {
 extension _ObserverStorage {
   /// Calls `body` with each live registration that existed when the call
   /// began and is not removed before its turn, in registration order, with no
-  /// lock held, until `body` returns `false`.
+  /// lock held.
   ///
   /// Everything here is inlined into the caller and specialized for its
   /// payload: a broadcast makes no call but to the lock, the weak load and
   /// `body`, and leaves with one atomic decrement.
   @inlinable
-  func visit(
-    _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Bool
+  func forEach(
+    _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Void
   ) rethrows {
-    try visit(from: beginBroadcast(), body)
+    try forEach(from: beginBroadcast(), body)
   }
 
   /// Calls `body` with each live registration made before the one numbered
-  /// `end` and not removed before its turn, as ``visit(_:)`` does: a
+  /// `end` and not removed before its turn, as ``forEach(_:)`` does: a
   /// broadcast made earlier and delivered now.
   @inlinable
-  func visit(
+  func forEach(
     registeredBefore end: UInt64,
-    _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Bool
+    _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Void
   ) rethrows {
-    try visit(from: beginBroadcast(registeredBefore: end), body)
+    try forEach(from: beginBroadcast(registeredBefore: end), body)
   }
 
+  /// Calls `body` with each live registration from `start` on.
   @inlinable
-  func visit(
+  func forEach(
     from start: _BroadcastCursor<Payload, Index>,
-    _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Bool
+    _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Void
   ) rethrows {
     var cursor = start
     defer { endBroadcast(cursor) }
@@ -64,7 +65,7 @@ extension _ObserverStorage {
       let stamp = cursor.buffer.stamp(at: cursor.position)
       if _fastPath(stamp.isCurrent) {
         if let object = cursor.entries[cursor.position].object {
-          guard try body(object, cursor.payloads[cursor.position]) else { return }
+          try body(object, cursor.payloads[cursor.position])
         }
       } else if !stamp.isRemoved {
         // Moved: go on in the buffer that replaced this one.
@@ -72,17 +73,6 @@ extension _ObserverStorage {
         continue
       }
       cursor.position += 1
-    }
-  }
-
-  /// Calls `body` with each live registration, as ``visit(_:)`` does.
-  @inlinable
-  func forEach(
-    _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Void
-  ) rethrows {
-    try visit { object, payload in
-      try body(object, payload)
-      return true
     }
   }
 
@@ -105,7 +95,7 @@ extension _ObserverStorage {
     withLockedState { state in
       let buffer = state.buffer
       buffer.addReader()
-      let end = Swift.min(end, state.nextSequence)
+      // Sequence numbers only grow, so `end` is at most `nextSequence`.
       return _BroadcastCursor(
         buffer: buffer, position: 0, count: buffer.position(ofFirst: end, below: buffer.count),
         end: end)
