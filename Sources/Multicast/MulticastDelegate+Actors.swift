@@ -79,3 +79,84 @@ extension MulticastDelegate where Observer: Sendable {
     } while queue.next(&batch)
   }
 }
+
+extension MulticastDelegate where Observer: Sendable {
+  /// Broadcasts to observers that live on another actor, such as a global
+  /// actor of your own, from any isolation.
+  ///
+  /// Mark `body` with the observers' actor. The broadcast is queued, and the
+  /// queue is delivered on that actor, in the order the broadcasts were made,
+  /// whatever the priorities of the tasks that made them:
+  ///
+  /// ```swift
+  /// @globalActor actor Indexer {
+  ///   static let shared = Indexer()
+  /// }
+  ///
+  /// @Indexer protocol IndexObserver: AnyObject, Sendable {
+  ///   func indexDidAdd(_ document: String)
+  /// }
+  ///
+  /// final class Library: Sendable {
+  ///   let observers = MulticastDelegate<any IndexObserver>()
+  ///
+  ///   func add(_ document: String) {
+  ///     observers.onActor { @Indexer in $0.indexDidAdd(document) }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// The broadcast is always queued, even when made on the body's actor:
+  /// only an `await` can run a function that carries its actor, so no
+  /// synchronous form can exist without a newer runtime than this package
+  /// needs. On the main actor, ``onMainActor(isolation:_:)`` delivers at
+  /// once; broadcasts made with it and with this method are two queues,
+  /// each in order, but not in order with each other.
+  ///
+  /// A queued broadcast reaches the observers registered when it was made,
+  /// minus those removed or released before their turn; it keeps none of
+  /// them alive while it waits, and holds each only while `body` runs for
+  /// it. It keeps the multicast delegate alive, so a broadcast made just
+  /// before its subject goes away is still delivered. A body not isolated to
+  /// any actor is delivered the same way, in order, on no actor.
+  ///
+  /// - Parameter body: What to do with each observer, isolated to the
+  ///   observers' actor.
+  /// - Complexity: O(1) to queue, plus the number of actors broadcast to
+  ///   before; O(n log n) to deliver, where n is the number of
+  ///   registrations. One allocation per broadcast, `body`'s context, and a
+  ///   task when the queue was idle.
+  @inlinable
+  public func onActor(_ body: @escaping @isolated(any) @Sendable (Observer) -> Void) {
+    typealias Job = _ActorDelivery<Observer>
+    let actor = body.isolation
+    let (end, queue) = storage.actorQueue(for: actor, of: Job.self)
+    var batch: [Job] = []
+    if case .schedule = queue.append(Job(end: end, body: body), isOnActor: false, taking: &batch) {
+      Task { await deliver(from: queue, on: actor) }
+    }
+  }
+
+  /// Delivers every batch of `queue`, on `actor`, until the queue is empty.
+  ///
+  /// Each observer is read under the lock just before its call and held only
+  /// during it: the body is awaited, and no lock or buffer is held across an
+  /// await.
+  @inlinable
+  func deliver(
+    from queue: _DeliveryQueue<_ActorDelivery<Observer>>, on actor: isolated (any Actor)?
+  ) async {
+    var batch: [_ActorDelivery<Observer>] = []
+    guard queue.startDrain(taking: &batch) else { return }
+    repeat {
+      for job in batch {
+        var next: UInt64 = 0
+        while let (object, witnessTable, sequence) = storage.firstLive(from: next, before: job.end)
+        {
+          next = sequence + 1
+          await job.body(_ObserverLayout.observer(consume object, witnessTable))
+        }
+      }
+    } while queue.next(&batch)
+  }
+}

@@ -16,3 +16,11 @@ extension MulticastDelegate {
   /// The number of replaced buffers kept for broadcasts still reading them.
   var retiredBufferCount: Int { storage.retiredBufferCount }
 }
+
+extension MulticastDelegate where Observer: Sendable {
+  /// The number of broadcasts queued for other isolations and not yet taken
+  /// for delivery.
+  var waitingBroadcastCount: Int {
+    storage.waitingBroadcastCount(_MainActorDelivery<Observer>.self, _ActorDelivery<Observer>.self)
+  }
+}

@@ -115,4 +115,7 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
       return true
     }
   }
+
+  /// The number of broadcasts appended and not yet taken for delivery.
+  var waitingCount: Int { lock.withLock { jobs.count } }
 }

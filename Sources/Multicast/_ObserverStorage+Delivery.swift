@@ -20,6 +20,25 @@ struct _MainActorDelivery<Observer>: Sendable {
   }
 }
 
+/// A broadcast bound for the actor its body is isolated to, waiting its
+/// turn: which registrations it reaches, and what it does with each observer.
+///
+/// The body is `@isolated(any)`: it carries its actor, which the queue is
+/// chosen by, and it can only be awaited. Kept in a struct, not as a generic
+/// argument, since function types like it need a newer runtime as generic
+/// arguments; the struct's layout needs no metadata of the function type.
+@usableFromInline
+struct _ActorDelivery<Observer>: Sendable {
+  @usableFromInline let end: UInt64
+  @usableFromInline let body: @isolated(any) @Sendable (Observer) -> Void
+
+  @inlinable
+  init(end: UInt64, body: @escaping @isolated(any) @Sendable (Observer) -> Void) {
+    self.end = end
+    self.body = body
+  }
+}
+
 extension _ObserverStorage {
   /// The sequence number of the next registration, and the queue of
   /// broadcasts bound for the main actor, made on first use: what a broadcast
@@ -37,6 +56,28 @@ extension _ObserverStorage {
       }
       let queue = _DeliveryQueue<Job>()
       state.mainActorQueue = queue
+      return (state.nextSequence, queue)
+    }
+  }
+}
+
+extension _ObserverStorage {
+  /// The sequence number of the next registration, and the queue of
+  /// broadcasts bound for `actor`, made on first use.
+  ///
+  /// - Complexity: O(q), where q is the number of actors this storage's
+  ///   owner has broadcast to.
+  @inlinable
+  func actorQueue<Job>(
+    for actor: (any Actor)?, of _: Job.Type
+  ) -> (end: UInt64, queue: _DeliveryQueue<Job>) {
+    withLockedState { state in
+      for slot in state.actorQueues where slot.actor === actor {
+        // Only this function makes these queues, with its owner's job type.
+        return (state.nextSequence, unsafeDowncast(slot.queue, to: _DeliveryQueue<Job>.self))
+      }
+      let queue = _DeliveryQueue<Job>()
+      state.actorQueues.append((actor, queue))
       return (state.nextSequence, queue)
     }
   }
