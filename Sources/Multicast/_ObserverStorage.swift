@@ -98,9 +98,10 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     @usableFromInline
     var mainActorQueue: AnyObject?
     /// The queues of broadcasts whose bodies carry their isolation
-    /// (`onActor`), one per actor, and one for nonisolated bodies under
-    /// `nil`; each made on first use. An owner broadcasts to a few actors,
-    /// so a list serves.
+    /// (`onActor`), each made on first use.
+    ///
+    /// One per actor, and one for nonisolated bodies under `nil`. An owner
+    /// broadcasts to a few actors, so a list serves.
     @usableFromInline
     var actorQueues: [(actor: AnyObject?, queue: AnyObject)] = []
 
