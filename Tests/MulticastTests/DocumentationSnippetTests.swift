@@ -575,3 +575,87 @@ struct DocumentationSnippetTests {
     #expect(output == ["move the input bar up by 216.0"])
   }
 }
+
+// MARK: Migrating across isolations
+
+@MainActor
+protocol UploaderObserver: AnyObject, Sendable {
+  func uploader(_ uploader: Uploader, didProgress fraction: Double)
+}
+
+actor Uploader {
+  private let observers = MulticastDelegate<any UploaderObserver>()
+
+  nonisolated func addObserver(_ observer: any UploaderObserver) {
+    observers.addObserver(observer)
+  }
+
+  func received(_ fraction: Double) {
+    observers.onMainActor { $0.uploader(self, didProgress: fraction) }
+  }
+}
+
+@MainActor
+final class UploadProgressView: UploaderObserver {
+  private(set) var fraction = 0.0
+
+  init(uploader: Uploader) {
+    uploader.addObserver(self)  // no token: the uploader holds the view weakly
+  }
+
+  func uploader(_ uploader: Uploader, didProgress fraction: Double) {
+    self.fraction = fraction
+  }
+}
+
+/// Registered after an uploader's view: records what the view shows each time
+/// the probe is called, and lets a test wait for a number of calls.
+@MainActor
+final class UploadProbe: UploaderObserver {
+  private let view: UploadProgressView
+  private(set) var heard: [(fraction: Double, shown: Double)] = []
+  private let arrivals = Arrivals()
+
+  init(after view: UploadProgressView) { self.view = view }
+
+  func uploader(_ uploader: Uploader, didProgress fraction: Double) {
+    MainActor.preconditionIsolated()
+    heard.append((fraction, view.fraction))
+    arrivals.arrive()
+  }
+
+  func waitUntilHeard(_ count: Int) async {
+    await arrivals.wait(for: count)
+  }
+}
+
+@Suite("Documentation snippets: migrating across isolations")
+@MainActor
+struct MigratingAcrossIsolationsSnippetTests {
+  @Test("Migrating from typed messages: the view hears each fraction on the main actor, in order")
+  func uploaderToTheMainActor() async {
+    let uploader = Uploader()
+    let view = UploadProgressView(uploader: uploader)
+    let probe = UploadProbe(after: view)
+    uploader.addObserver(probe)
+    await uploader.received(0.25)
+    await uploader.received(0.5)
+    await uploader.received(1)
+    await probe.waitUntilHeard(3)
+    // Each time, the view had been shown the same fraction just before.
+    #expect(probe.heard.map(\.fraction) == [0.25, 0.5, 1])
+    #expect(probe.heard.map(\.shown) == [0.25, 0.5, 1])
+    #expect(view.fraction == 1)
+  }
+
+  @Test("Migrating from typed messages: the uploader keeps no view alive")
+  func uploaderHoldsViewsWeakly() {
+    let uploader = Uploader()
+    weak var released: UploadProgressView?
+    do {
+      let view = UploadProgressView(uploader: uploader)
+      released = view
+    }
+    #expect(released == nil)
+  }
+}
