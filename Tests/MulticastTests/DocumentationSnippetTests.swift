@@ -629,6 +629,43 @@ final class UploadProbe: UploaderObserver {
   }
 }
 
+@MainActor
+protocol ScoreboardObserver: AnyObject, Sendable {
+  func scoreboard(_ scoreboard: Scoreboard, didRecord score: Int)
+}
+
+final class Scoreboard: Sendable {
+  private let observers = MulticastDelegate<any ScoreboardObserver>()
+
+  func addObserver(_ observer: any ScoreboardObserver) {
+    observers.addObserver(observer)
+  }
+
+  func record(_ score: Int, isolation: isolated (any Actor)? = #isolation) {
+    observers.onMainActor { $0.scoreboard(self, didRecord: score) }
+  }
+}
+
+@MainActor
+final class ScoreList: ScoreboardObserver {
+  private(set) var scores: [Int] = []
+
+  func scoreboard(_ scoreboard: Scoreboard, didRecord score: Int) {
+    scores.append(score)
+  }
+}
+
+/// Records the scores it hears, checking that it hears them on the main actor.
+@MainActor
+final class ScoreProbe: ScoreboardObserver {
+  private(set) var heard: [Int] = []
+
+  func scoreboard(_ scoreboard: Scoreboard, didRecord score: Int) {
+    MainActor.preconditionIsolated()
+    heard.append(score)
+  }
+}
+
 @Suite("Documentation snippets: migrating across isolations")
 @MainActor
 struct MigratingAcrossIsolationsSnippetTests {
@@ -658,4 +695,48 @@ struct MigratingAcrossIsolationsSnippetTests {
     }
     #expect(released == nil)
   }
+
+  @Test("Migrating from receive(on:)")
+  func fromReceiveOn() async {
+    let output = await printed {
+      let scoreboard = Scoreboard()
+      let list = ScoreList()
+      scoreboard.addObserver(list)
+      scoreboard.record(1)  // on the main actor: delivered before record returns
+      print(list.scores)  // [1]
+      await Task.detached { scoreboard.record(2) }.value  // elsewhere: queued
+      scoreboard.record(3)  // delivers what is still queued first, then 3
+      print(list.scores)  // [1, 2, 3]
+    }
+    #expect(output == ["[1]", "[1, 2, 3]"])
+  }
+
+  @Test("Migrating from receive(on:): scores from a background task reach the main actor in order")
+  func scoresFromABackgroundTask() async {
+    let scoreboard = Scoreboard()
+    let probe = ScoreProbe()
+    scoreboard.addObserver(probe)
+    await Task.detached {
+      for score in 1...100 { scoreboard.record(score) }
+    }.value
+    scoreboard.record(101)  // on the main actor: delivers what is still queued first
+    #expect(probe.heard == Array(1...101))
+  }
+
+  @Test("Migrating from receive(on:): a score recorded from nonisolated code is queued")
+  func nonisolatedCallerIsQueued() {
+    let scoreboard = Scoreboard()
+    let probe = ScoreProbe()
+    scoreboard.addObserver(probe)
+    recordFromNonisolatedCode(7, on: scoreboard)
+    #expect(probe.heard.isEmpty)  // queued: the main actor has not run it yet
+    scoreboard.record(8)
+    #expect(probe.heard == [7, 8])
+  }
+}
+
+/// Synchronous and nonisolated: `#isolation` is `nil` here, even on the main
+/// thread.
+private nonisolated func recordFromNonisolatedCode(_ score: Int, on scoreboard: Scoreboard) {
+  scoreboard.record(score)
 }
