@@ -575,3 +575,168 @@ struct DocumentationSnippetTests {
     #expect(output == ["move the input bar up by 216.0"])
   }
 }
+
+// MARK: Migrating across isolations
+
+@MainActor
+protocol UploaderObserver: AnyObject, Sendable {
+  func uploader(_ uploader: Uploader, didProgress fraction: Double)
+}
+
+actor Uploader {
+  private let observers = MulticastDelegate<any UploaderObserver>()
+
+  nonisolated func addObserver(_ observer: any UploaderObserver) {
+    observers.addObserver(observer)
+  }
+
+  func received(_ fraction: Double) {
+    observers.onMainActor { $0.uploader(self, didProgress: fraction) }
+  }
+}
+
+@MainActor
+final class UploadProgressView: UploaderObserver {
+  private(set) var fraction = 0.0
+
+  init(uploader: Uploader) {
+    uploader.addObserver(self)  // no token: the uploader holds the view weakly
+  }
+
+  func uploader(_ uploader: Uploader, didProgress fraction: Double) {
+    self.fraction = fraction
+  }
+}
+
+/// Registered after an uploader's view: records what the view shows each time
+/// the probe is called, and lets a test wait for a number of calls.
+@MainActor
+final class UploadProbe: UploaderObserver {
+  private let view: UploadProgressView
+  private(set) var heard: [(fraction: Double, shown: Double)] = []
+  private let arrivals = Arrivals()
+
+  init(after view: UploadProgressView) { self.view = view }
+
+  func uploader(_ uploader: Uploader, didProgress fraction: Double) {
+    MainActor.preconditionIsolated()
+    heard.append((fraction, view.fraction))
+    arrivals.arrive()
+  }
+
+  func waitUntilHeard(_ count: Int) async {
+    await arrivals.wait(for: count)
+  }
+}
+
+@MainActor
+protocol ScoreboardObserver: AnyObject, Sendable {
+  func scoreboard(_ scoreboard: Scoreboard, didRecord score: Int)
+}
+
+final class Scoreboard: Sendable {
+  private let observers = MulticastDelegate<any ScoreboardObserver>()
+
+  func addObserver(_ observer: any ScoreboardObserver) {
+    observers.addObserver(observer)
+  }
+
+  func record(_ score: Int, isolation: isolated (any Actor)? = #isolation) {
+    observers.onMainActor { $0.scoreboard(self, didRecord: score) }
+  }
+}
+
+@MainActor
+final class ScoreList: ScoreboardObserver {
+  private(set) var scores: [Int] = []
+
+  func scoreboard(_ scoreboard: Scoreboard, didRecord score: Int) {
+    scores.append(score)
+  }
+}
+
+/// Records the scores it hears, checking that it hears them on the main actor.
+@MainActor
+final class ScoreProbe: ScoreboardObserver {
+  private(set) var heard: [Int] = []
+
+  func scoreboard(_ scoreboard: Scoreboard, didRecord score: Int) {
+    MainActor.preconditionIsolated()
+    heard.append(score)
+  }
+}
+
+@Suite("Documentation snippets: migrating across isolations")
+@MainActor
+struct MigratingAcrossIsolationsSnippetTests {
+  @Test("Migrating from typed messages: the view hears each fraction on the main actor, in order")
+  func uploaderToTheMainActor() async {
+    let uploader = Uploader()
+    let view = UploadProgressView(uploader: uploader)
+    let probe = UploadProbe(after: view)
+    uploader.addObserver(probe)
+    await uploader.received(0.25)
+    await uploader.received(0.5)
+    await uploader.received(1)
+    await probe.waitUntilHeard(3)
+    // Each time, the view had been shown the same fraction just before.
+    #expect(probe.heard.map(\.fraction) == [0.25, 0.5, 1])
+    #expect(probe.heard.map(\.shown) == [0.25, 0.5, 1])
+    #expect(view.fraction == 1)
+  }
+
+  @Test("Migrating from typed messages: the uploader keeps no view alive")
+  func uploaderHoldsViewsWeakly() {
+    let uploader = Uploader()
+    weak var released: UploadProgressView?
+    do {
+      let view = UploadProgressView(uploader: uploader)
+      released = view
+    }
+    #expect(released == nil)
+  }
+
+  @Test("Migrating from receive(on:)")
+  func fromReceiveOn() async {
+    let output = await printed {
+      let scoreboard = Scoreboard()
+      let list = ScoreList()
+      scoreboard.addObserver(list)
+      scoreboard.record(1)  // on the main actor: delivered before record returns
+      print(list.scores)  // [1]
+      await Task.detached { scoreboard.record(2) }.value  // elsewhere: queued
+      scoreboard.record(3)  // delivers what is still queued first, then 3
+      print(list.scores)  // [1, 2, 3]
+    }
+    #expect(output == ["[1]", "[1, 2, 3]"])
+  }
+
+  @Test("Migrating from receive(on:): scores from a background task reach the main actor in order")
+  func scoresFromABackgroundTask() async {
+    let scoreboard = Scoreboard()
+    let probe = ScoreProbe()
+    scoreboard.addObserver(probe)
+    await Task.detached {
+      for score in 1...100 { scoreboard.record(score) }
+    }.value
+    scoreboard.record(101)  // on the main actor: delivers what is still queued first
+    #expect(probe.heard == Array(1...101))
+  }
+
+  @Test("Migrating from receive(on:): a score recorded from nonisolated code is queued")
+  func nonisolatedCallerIsQueued() {
+    let scoreboard = Scoreboard()
+    let probe = ScoreProbe()
+    scoreboard.addObserver(probe)
+    recordFromNonisolatedCode(7, on: scoreboard)
+    #expect(probe.heard.isEmpty)  // queued: the main actor has not run it yet
+    scoreboard.record(8)
+    #expect(probe.heard == [7, 8])
+  }
+}
+
+/// Synchronous and nonisolated: `#isolation` is `nil` here, even on the main
+/// thread.
+private nonisolated func recordFromNonisolatedCode(_ score: Int, on scoreboard: Scoreboard) {
+  scoreboard.record(score)
+}
