@@ -186,6 +186,49 @@ actor Transfer {
   }
 }
 
+@globalActor
+actor Database {
+  static let shared = Database()
+}
+
+@Database
+protocol CatalogObserver: AnyObject, Sendable {
+  func catalogDidAdd(_ item: String)
+}
+
+final class Catalog: Sendable {
+  let observers = MulticastDelegate<any CatalogObserver>()
+
+  func add(_ item: String) {
+    observers.onActor { @Database in $0.catalogDidAdd(item) }
+  }
+}
+
+@Database
+final class SearchIndex: CatalogObserver {
+  private(set) var items: [String] = []
+
+  func catalogDidAdd(_ item: String) {
+    items.append(item)
+  }
+}
+
+protocol CacheObserver: AnyObject, Sendable {
+  func cacheDidEvict(_ key: String) async
+}
+
+actor Thumbnails: CacheObserver {
+  private(set) var evicted: [String] = []
+
+  func cacheDidEvict(_ key: String) {
+    evicted.append(key)
+  }
+}
+
+func evict(_ key: String, from observers: MulticastDelegate<any CacheObserver>) async throws {
+  try await observers.awaitEach { await $0.cacheDidEvict(key) }
+}
+
 @MainActor
 protocol DocumentObserver: AnyObject {
   func documentWillClose(_ document: Document) async
@@ -383,6 +426,30 @@ struct DocumentationSnippetTests {
     // The model was called before the probe, on the main actor, in order.
     #expect(probe.heard == [0.5, 1])
     #expect(model.progress == 1)
+  }
+
+  @Test("Observers and Swift concurrency: observers on another global actor")
+  func customGlobalActor() async {
+    let catalog = Catalog()
+    let index = SearchIndex()
+    catalog.observers.addObserver(index)
+    await Task.detached { for item in ["a", "b", "c"] { catalog.add(item) } }.value
+    // Queued behind the three: once it has run, they have.
+    await withCheckedContinuation { done in
+      catalog.observers.onActor { @Database _ in done.resume() }
+    }
+    #expect(await index.items == ["a", "b", "c"])
+  }
+
+  @Test("Observers and Swift concurrency: observers that are actors")
+  func actorObservers() async throws {
+    let observers = MulticastDelegate<any CacheObserver>()
+    let (small, large) = (Thumbnails(), Thumbnails())
+    observers.addObserver(small)
+    observers.addObserver(large)
+    try await evict("cover.png", from: observers)
+    #expect(await small.evicted == ["cover.png"])
+    #expect(await large.evicted == ["cover.png"])
   }
 
   @Test("Observers and Swift concurrency: async observer methods")
