@@ -69,7 +69,7 @@ struct CSVDialectTests {
 
   /// The plain file, replayed.
   static func plain() async throws -> Replayed {
-    try await replayed(Dialect.plain.write(table))
+    try await replay(Dialect.plain.write(table))
   }
 
   @Test("Each dialect replays the same rows as the plain file", arguments: Dialect.allCases)
@@ -77,7 +77,7 @@ struct CSVDialectTests {
     let plain = try await Self.plain()
     #expect(plain.summary.rowsReplayed == 300 && plain.summary.rowsRejected == 0)
     #expect(plain.measurements.count == 300)
-    let replayed = try await replayed(dialect.write(Self.table))
+    let replayed = try await replay(dialect.write(Self.table))
     #expect(replayed.summary == plain.summary)
     #expect(replayed.measurements == plain.measurements)
   }
@@ -109,7 +109,7 @@ struct CSVDialectTests {
         good + ",\"three\(lineBreak)\(lineBreak)lines\"",
         "JFK,2013,1,1,1,hot,26,59,270,10,NA,0,1012,10,x",
       ].joined(separator: lineBreak)
-      let replayed = try await replayed(text)
+      let replayed = try await replay(text)
       #expect(replayed.summary.rowsReplayed == 2)
       #expect(replayed.rejected.map(\.line) == [7], "line break \(Array(lineBreak.utf8))")
     }
@@ -172,7 +172,7 @@ struct CSVDialectTests {
       ),
     ])
   func badQuotes(row: String, reason: String) async throws {
-    let replayed = try await replayed(
+    let replayed = try await replay(
       "\(ObservationCSVTests.header)\n\(row)\nJFK,2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x")
     #expect(replayed.rejected == [ObservationCSV.RowError(line: 2, reason: reason)])
     #expect(replayed.summary.rowsReplayed == 1)
@@ -186,7 +186,7 @@ struct CSVDialectTests {
       let length = Int(random.next() % 20) + 1
       let text = String((0..<length).map { _ in alphabet[Int(random.next() % 14)] })
       let row = "JFK,2013,1,1,1,\(text),26,59,270,10,NA,0,1012,10,x"
-      let replayed = try await replayed("\(ObservationCSVTests.header)\n\(row)")
+      let replayed = try await replay("\(ObservationCSVTests.header)\n\(row)")
       if let expected = Double(text), expected.isFinite, (-100...150).contains(expected) {
         let temperature = try #require(replayed.latest?.temperature, "'\(text)'")
         #expect(temperature.bitPattern == expected.bitPattern, "'\(text)'")
@@ -203,7 +203,7 @@ struct CSVDialectTests {
       "10.357019999999999", "39.02", "-0", "+.5", "5.", "1e1", "0.000000000000000000000001",
       "0000000000000000000042.5", "123.4567890123456", "12.34567890123456", "-99.99999999999999999",
     ] {
-      let replayed = try await replayed(
+      let replayed = try await replay(
         "\(ObservationCSVTests.header)\nJFK,2013,1,1,1,\(text),26,59,270,10,NA,0,1012,10,x")
       let expected = try #require(Double(text))
       #expect(replayed.latest?.temperature?.bitPattern == expected.bitPattern, "'\(text)'")

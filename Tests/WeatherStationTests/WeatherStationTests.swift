@@ -39,7 +39,7 @@ struct Replayed {
 
 /// Replays `text` into new weather data, with a log listening.
 @MainActor
-func replayed(_ text: String, station: String? = nil) async throws(ObservationCSV.HeaderError)
+func replay(_ text: String, station: String? = nil) async throws(ObservationCSV.HeaderError)
   -> Replayed
 {
   let data = WeatherData()
@@ -186,7 +186,7 @@ struct ObservationCSVTests {
       JFK,2013,1,1,2,NA,26.96,61.63,250,8.05,NA,0,NA,10,2013-01-01T07:00:00Z
 
       """
-    let replayed = try await replayed(text)
+    let replayed = try await replay(text)
     let summary = replayed.summary
     #expect(summary.rowsRead == 2 && summary.rowsReplayed == 2)
     #expect(summary.rowsWithoutPressure == 1 && summary.rowsRejected == 0)
@@ -217,7 +217,7 @@ struct ObservationCSVTests {
       ),
     ])
   func badRows(row: String, reason: String) async throws {
-    let replayed = try await replayed(
+    let replayed = try await replay(
       "\(Self.header)\n\(row)\nJFK,2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x")
     #expect(replayed.rejected.map(\.line) == [2])
     #expect(replayed.rejected.map(\.reason) == [reason])
@@ -228,7 +228,7 @@ struct ObservationCSVTests {
   func hugeField() async throws {
     let row =
       "JFK,2013,1,1,1," + String(repeating: "9", count: 100_000) + ",26,59,270,10,NA,0,1012,10,x"
-    let replayed = try await replayed("\(Self.header)\n\(row)")
+    let replayed = try await replay("\(Self.header)\n\(row)")
     #expect(replayed.rejected.first?.reason.contains("bytes long") == true)
   }
 
@@ -252,7 +252,7 @@ struct ObservationCSVTests {
       EWR,2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x
       JFK,2013,1,1,1,40,26,59,270,10,NA,0,1012,10,x
       """
-    let replayed = try await replayed(text, station: "JFK")
+    let replayed = try await replay(text, station: "JFK")
     #expect(replayed.summary.rowsReplayed == 1 && replayed.summary.rowsFromOtherStations == 1)
     #expect(replayed.latest?.station == "JFK")
     #expect(replayed.measurements.map(\.station) == ["JFK"])
@@ -324,7 +324,7 @@ struct ObservationCSVFuzzTests {
         goodCount += 1
       }
     }
-    let replayed = try await replayed(lines.joined(separator: "\n"))
+    let replayed = try await replay(lines.joined(separator: "\n"))
     #expect(replayed.rejected.map(\.line) == badLines, "seed \(seed)")
     #expect(replayed.summary.rowsReplayed == goodCount, "seed \(seed)")
     #expect(replayed.summary.rowsRejected == badLines.count)
@@ -338,7 +338,7 @@ struct ObservationCSVFuzzTests {
     }
     let text = String(decoding: bytes, as: UTF8.self)
     // Either the header is refused or every row is accounted for.
-    if let replayed = try? await replayed(text) {
+    if let replayed = try? await replay(text) {
       let summary = replayed.summary
       #expect(summary.rowsReplayed + summary.rowsRejected == summary.rowsRead)
       #expect(replayed.measurements.count == summary.rowsReplayed)
