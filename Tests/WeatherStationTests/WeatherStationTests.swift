@@ -12,35 +12,69 @@ func measurement(
     temperature: temperature, humidity: 50, pressure: pressure)
 }
 
-/// Records what it is told.
-final class Recorder: WeatherDataObserver {
-  var hours: [Int] = []
+/// Records what it is told, on the main actor, as the displays hear it.
+@MainActor
+final class MeasurementLog: WeatherDataObserver {
+  var measurements: [WeatherMeasurement] = []
+  var rejected: [ObservationCSV.RowError] = []
+  var hours: [Int] { measurements.map(\.time.hour) }
+
   func weatherData(_ data: WeatherData, didRecord measurement: WeatherMeasurement) {
-    hours.append(measurement.time.hour)
+    measurements.append(measurement)
+  }
+
+  func weatherData(_ data: WeatherData, didReject row: ObservationCSV.RowError) {
+    rejected.append(row)
   }
 }
 
+/// What a replay returned, and what an observer heard of it.
+struct Replayed {
+  var summary: ReplaySummary
+  var measurements: [WeatherMeasurement]
+  var rejected: [ObservationCSV.RowError]
+  /// The weather data's last measurement once the replay returned.
+  var latest: WeatherMeasurement?
+}
+
+/// Replays `text` into new weather data, with a log listening.
+@MainActor
+func replay(_ text: String, station: String? = nil) async throws(ObservationCSV.HeaderError)
+  -> Replayed
+{
+  let data = WeatherData()
+  let log = MeasurementLog()
+  data.addObserver(log)
+  let summary = try await data.replay(csv: text, station: station)
+  return Replayed(
+    summary: summary, measurements: log.measurements, rejected: log.rejected,
+    latest: await data.latest)
+}
+
 @Suite("Weather station")
+@MainActor
 struct WeatherStationTests {
   @Test("Every observer gets every measurement, in order")
-  func broadcast() {
+  func broadcast() async {
     let data = WeatherData()
-    let (a, b) = (Recorder(), Recorder())
+    let (a, b) = (MeasurementLog(), MeasurementLog())
     data.addObserver(a)
     data.addObserver(b)
-    for hour in 0..<3 { data.record(measurement(hour, temperature: 30, pressure: 1000)) }
+    for hour in 0..<3 { await data.record(measurement(hour, temperature: 30, pressure: 1000)) }
+    await data.waitForDelivery()
     #expect(a.hours == [0, 1, 2])
     #expect(b.hours == [0, 1, 2])
   }
 
   @Test("Statistics compute min, average and max, skipping missing temperatures")
-  func statistics() {
+  func statistics() async {
     let data = WeatherData()
     let display = StatisticsDisplay(data: data)
     #expect(display.text == "no temperature yet")
     for (hour, temperature) in [(0, 30.0), (1, nil), (2, 40.0), (3, 35.5)] {
-      data.record(measurement(hour, temperature: temperature, pressure: nil))
+      await data.record(measurement(hour, temperature: temperature, pressure: nil))
     }
+    await data.waitForDelivery()
     #expect(display.minimum == 30)
     #expect(display.maximum == 40)
     #expect(display.count == 3)
@@ -48,12 +82,14 @@ struct WeatherStationTests {
   }
 
   @Test("Current conditions show the latest values and say what is missing")
-  func currentConditions() {
+  func currentConditions() async {
     let data = WeatherData()
     let display = CurrentConditionsDisplay(data: data)
-    data.record(measurement(0, temperature: 39.02, pressure: 1012.34))
+    await data.record(measurement(0, temperature: 39.02, pressure: 1012.34))
+    await data.waitForDelivery()
     #expect(display.text == "now 39.0°F, 50% humidity, 1012.3 hPa")
-    data.record(measurement(1, temperature: nil, pressure: nil))
+    await data.record(measurement(1, temperature: nil, pressure: nil))
+    await data.waitForDelivery()
     #expect(display.text == "now temperature unknown, 50% humidity, pressure unknown")
   }
 
@@ -65,51 +101,61 @@ struct WeatherStationTests {
       ([1000.0, 1000.4, 999.8], .moreOfTheSame),
       ([1000.0], .unknown),
     ])
-  func forecast(pressures: [Double], expected: ForecastDisplay.Forecast) {
+  func forecast(pressures: [Double], expected: ForecastDisplay.Forecast) async {
     let data = WeatherData()
     let display = ForecastDisplay(data: data)
     for (hour, pressure) in pressures.enumerated() {
-      data.record(measurement(hour, temperature: 30, pressure: pressure))
+      await data.record(measurement(hour, temperature: 30, pressure: pressure))
     }
+    await data.waitForDelivery()
     #expect(display.forecast == expected)
   }
 
   @Test("The forecast skips readings without pressure and restarts after a gap")
-  func forecastGaps() {
+  func forecastGaps() async {
     let data = WeatherData()
     let display = ForecastDisplay(data: data)
-    data.record(measurement(0, temperature: 30, pressure: 1000))
-    data.record(measurement(1, temperature: 30, pressure: nil))
-    data.record(measurement(2, temperature: 30, pressure: 1002))
+    await data.record(measurement(0, temperature: 30, pressure: 1000))
+    await data.record(measurement(1, temperature: 30, pressure: nil))
+    await data.record(measurement(2, temperature: 30, pressure: 1002))
+    await data.waitForDelivery()
     #expect(display.forecast == .improving)
-    data.record(measurement(10, temperature: 30, pressure: 990))
+    await data.record(measurement(10, temperature: 30, pressure: 990))
+    await data.waitForDelivery()
     #expect(display.forecast == .unknown)
-    data.record(measurement(11, temperature: 30, pressure: 990, station: "LGA"))
+    await data.record(measurement(11, temperature: 30, pressure: 990, station: "LGA"))
+    await data.waitForDelivery()
     #expect(display.forecast == .unknown)
   }
 
-  @Test("Displays register in their initializer and remove themselves in deinit")
-  func displayLifetimes() {
+  @Test("Displays register in their initializer and stop counting once released")
+  func displayLifetimes() async {
     let data = WeatherData()
     var displays: [any WeatherDataObserver]? = [
       CurrentConditionsDisplay(data: data), StatisticsDisplay(data: data),
       ForecastDisplay(data: data),
     ]
     #expect(data.observerCount == 3)
-    data.record(measurement(0, temperature: 30, pressure: 1000))
+    await data.record(measurement(0, temperature: 30, pressure: 1000))
+    await data.waitForDelivery()
     displays = nil
     #expect(data.observerCount == 0)
-    data.record(measurement(1, temperature: 30, pressure: 1000))
+    await data.record(measurement(1, temperature: 30, pressure: 1000))
+    await data.waitForDelivery()
     _ = displays
   }
 
   @Test("A display attached while data flows sees only what follows")
-  func attachWhileFlowing() {
+  func attachWhileFlowing() async {
     let data = WeatherData()
-    data.record(measurement(0, temperature: 10, pressure: 1000))
+    // Its broadcast may still be on its way to the main actor: the display
+    // made next does not hear it all the same.
+    await data.record(measurement(0, temperature: 10, pressure: 1000))
     let statistics = StatisticsDisplay(data: data)
-    data.record(measurement(1, temperature: 20, pressure: 1000))
+    await data.record(measurement(1, temperature: 20, pressure: 1000))
+    await data.waitForDelivery()
     #expect(statistics.minimum == 20)
+    #expect(statistics.count == 1)
   }
 
   @Test("Time counts hours across months and years, for gaps")
@@ -127,26 +173,26 @@ struct WeatherStationTests {
 }
 
 @Suite("Reading observations")
+@MainActor
 struct ObservationCSVTests {
   static let header =
     "origin,year,month,day,hour,temp,dewp,humid,wind_dir,wind_speed,wind_gust,precip,pressure,visib,time_hour"
 
   @Test("A good file replays every row; NA values are missing, not errors")
-  func goodRows() throws {
+  func goodRows() async throws {
     let text = """
       \(Self.header)
       JFK,2013,1,1,1,39.02,26.06,59.37,270,10.3,NA,0,1012,10,2013-01-01T06:00:00Z
       JFK,2013,1,1,2,NA,26.96,61.63,250,8.05,NA,0,NA,10,2013-01-01T07:00:00Z
 
       """
-    let data = WeatherData()
-    let recorder = Recorder()
-    data.addObserver(recorder)
-    let summary = try data.replay(csv: text)
+    let replayed = try await replay(text)
+    let summary = replayed.summary
     #expect(summary.rowsRead == 2 && summary.rowsReplayed == 2)
     #expect(summary.rowsWithoutPressure == 1 && summary.rowsRejected == 0)
-    #expect(data.latest?.temperature == nil)
-    #expect(recorder.hours == [1, 2])
+    #expect(replayed.latest?.temperature == nil)
+    #expect(replayed.measurements.map(\.time.hour) == [1, 2])
+    #expect(replayed.rejected.isEmpty)
   }
 
   @Test(
@@ -170,49 +216,46 @@ struct ObservationCSVTests {
         ",2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x", "origin is '', not a station code such as JFK"
       ),
     ])
-  func badRows(row: String, reason: String) throws {
-    var errors: [ObservationCSV.RowError] = []
-    let summary = try WeatherData().replay(
-      csv: "\(Self.header)\n\(row)\nJFK,2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x"
-    ) {
-      errors.append($0)
-    }
-    #expect(errors.map(\.line) == [2])
-    #expect(errors.map(\.reason) == [reason])
-    #expect(summary.rowsRejected == 1 && summary.rowsReplayed == 1)
+  func badRows(row: String, reason: String) async throws {
+    let replayed = try await replay(
+      "\(Self.header)\n\(row)\nJFK,2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x")
+    #expect(replayed.rejected.map(\.line) == [2])
+    #expect(replayed.rejected.map(\.reason) == [reason])
+    #expect(replayed.summary.rowsRejected == 1 && replayed.summary.rowsReplayed == 1)
   }
 
   @Test("An overlong line is rejected without reading it")
-  func hugeField() throws {
+  func hugeField() async throws {
     let row =
       "JFK,2013,1,1,1," + String(repeating: "9", count: 100_000) + ",26,59,270,10,NA,0,1012,10,x"
-    var errors: [ObservationCSV.RowError] = []
-    _ = try WeatherData().replay(csv: "\(Self.header)\n\(row)") { errors.append($0) }
-    #expect(errors.first?.reason.contains("bytes long") == true)
+    let replayed = try await replay("\(Self.header)\n\(row)")
+    #expect(replayed.rejected.first?.reason.contains("bytes long") == true)
   }
 
   @Test("A file without a usable header is refused")
-  func badHeader() {
-    #expect(throws: ObservationCSV.HeaderError.self) { try WeatherData().replay(csv: "") }
-    #expect(throws: ObservationCSV.HeaderError.self) {
-      try WeatherData().replay(csv: "a,b,c\n1,2,3")
+  func badHeader() async {
+    await #expect(throws: ObservationCSV.HeaderError.self) {
+      try await WeatherData().replay(csv: "")
     }
-    #expect(throws: ObservationCSV.HeaderError.self) {
-      try WeatherData().replay(csv: "origin,origin,year,month,day,hour,temp,humid,pressure")
+    await #expect(throws: ObservationCSV.HeaderError.self) {
+      try await WeatherData().replay(csv: "a,b,c\n1,2,3")
+    }
+    await #expect(throws: ObservationCSV.HeaderError.self) {
+      try await WeatherData().replay(csv: "origin,origin,year,month,day,hour,temp,humid,pressure")
     }
   }
 
   @Test("Only the chosen station is replayed")
-  func stationFilter() throws {
+  func stationFilter() async throws {
     let text = """
       \(Self.header)
       EWR,2013,1,1,1,39,26,59,270,10,NA,0,1012,10,x
       JFK,2013,1,1,1,40,26,59,270,10,NA,0,1012,10,x
       """
-    let data = WeatherData()
-    let summary = try data.replay(csv: text, station: "JFK")
-    #expect(summary.rowsReplayed == 1 && summary.rowsFromOtherStations == 1)
-    #expect(data.latest?.station == "JFK")
+    let replayed = try await replay(text, station: "JFK")
+    #expect(replayed.summary.rowsReplayed == 1 && replayed.summary.rowsFromOtherStations == 1)
+    #expect(replayed.latest?.station == "JFK")
+    #expect(replayed.measurements.map(\.station) == ["JFK"])
   }
 }
 
@@ -229,6 +272,7 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 @Suite("Reading hostile input")
+@MainActor
 struct ObservationCSVFuzzTests {
   /// A good row for a random hour, with some values missing.
   static func goodRow(_ random: inout SeededGenerator) -> String {
@@ -264,7 +308,7 @@ struct ObservationCSVFuzzTests {
   }
 
   @Test("Random bad rows are rejected by line, every good row is replayed", arguments: 1...40)
-  func hostileFile(seed: Int) throws {
+  func hostileFile(seed: Int) async throws {
     var random = SeededGenerator(state: UInt64(seed))
     var lines = [ObservationCSVTests.header]
     var badLines: [Int] = []
@@ -280,31 +324,34 @@ struct ObservationCSVFuzzTests {
         goodCount += 1
       }
     }
-    var rejected: [Int] = []
-    let summary = try WeatherData().replay(csv: lines.joined(separator: "\n")) {
-      rejected.append($0.line)
-    }
-    #expect(rejected == badLines, "seed \(seed)")
-    #expect(summary.rowsReplayed == goodCount, "seed \(seed)")
-    #expect(summary.rowsRejected == badLines.count)
+    let replayed = try await replay(lines.joined(separator: "\n"))
+    #expect(replayed.rejected.map(\.line) == badLines, "seed \(seed)")
+    #expect(replayed.summary.rowsReplayed == goodCount, "seed \(seed)")
+    #expect(replayed.summary.rowsRejected == badLines.count)
+    #expect(replayed.measurements.count == goodCount, "seed \(seed)")
   }
 
   @Test("Random bytes as a whole file never crash the reader", arguments: 1...40)
-  func randomBytes(seed: Int) {
+  func randomBytes(seed: Int) async {
     var random = SeededGenerator(state: UInt64(seed) &* 31)
     let bytes = (0..<Int(random.next() % 4_000)).map { _ in UInt8(truncatingIfNeeded: random.next())
     }
     let text = String(decoding: bytes, as: UTF8.self)
     // Either the header is refused or every row is accounted for.
-    if let summary = try? WeatherData().replay(csv: text) {
+    if let replayed = try? await replay(text) {
+      let summary = replayed.summary
       #expect(summary.rowsReplayed + summary.rowsRejected == summary.rowsRead)
+      #expect(replayed.measurements.count == summary.rowsReplayed)
+      #expect(replayed.rejected.count == summary.rowsRejected)
     }
   }
 
   @Test("A file of only a header, or only blank lines, replays nothing")
-  func emptyFiles() throws {
-    let summary = try WeatherData().replay(csv: ObservationCSVTests.header + "\n\n\n")
+  func emptyFiles() async throws {
+    let summary = try await WeatherData().replay(csv: ObservationCSVTests.header + "\n\n\n")
     #expect(summary == ReplaySummary())
-    #expect(throws: ObservationCSV.HeaderError.self) { try WeatherData().replay(csv: "\n\n") }
+    await #expect(throws: ObservationCSV.HeaderError.self) {
+      try await WeatherData().replay(csv: "\n\n")
+    }
   }
 }

@@ -16,19 +16,24 @@ import WeatherStation
 /// have LF or CRLF line endings, a UTF-8 byte-order mark and RFC 4180 quoted
 /// fields (see ``CSVReader``).
 ///
+/// The file is read and parsed on the weather data's actor; the observers
+/// live on the main actor, where the demo runs, and hear each row there, in
+/// the order of the file.
+///
 /// A row that cannot be read is reported on standard error with its line
 /// number and skipped; the rest is replayed and the exit status is 1. A file
 /// that cannot be read at all exits with status 2.
 @main
 struct WeatherStationDemo {
-  static func main() {
+  @MainActor
+  static func main() async {
     let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
-    let input = options.input.map(open)
+    let input = options.input.map(InputFile.init(opening:))
     let source = options.input ?? "one week at JFK (built in)"
 
     let data = WeatherData()
     // Registered first, so it sees each new day before the displays change.
-    let daily = DailyLog()
+    let daily = DailyLog(source: source)
     data.addObserver(daily)
     let current = CurrentConditionsDisplay(data: data)
     let statistics = StatisticsDisplay(data: data)
@@ -39,21 +44,15 @@ struct WeatherStationDemo {
     let observerCount = data.observerCount
 
     print("Replaying \(source)\(options.station.map { ", station \($0)" } ?? "")")
-    var summary = ReplaySummary()
+    let summary: ReplaySummary
     let elapsed: UInt64
     do {
       let start = DispatchTime.now().uptimeNanoseconds
-      let rejected = { (error: ObservationCSV.RowError) in printError("\(source): \(error)") }
+      // The replay returns once the observers have heard every row.
       if let input {
-        defer { fclose(input) }
-        summary = try data.replay(station: options.station, rejected: rejected) { buffer in
-          let count = fread(buffer.baseAddress, 1, buffer.count, input)
-          if count == 0, ferror(input) != 0 { throw ReadError(errno: errno) }
-          return count
-        }
+        summary = try await data.replay(station: options.station) { try input.read(into: $0) }
       } else {
-        summary = try data.replay(
-          csv: DefaultObservations.csv, station: options.station, rejected: rejected)
+        summary = try await data.replay(csv: DefaultObservations.csv, station: options.station)
       }
       elapsed = DispatchTime.now().uptimeNanoseconds - start
     } catch {
@@ -109,16 +108,33 @@ struct WeatherStationDemo {
     return options
   }
 
-  /// Opens the file to replay, or exits saying why it cannot be read.
-  static func open(_ path: String) -> UnsafeMutablePointer<FILE> {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      fail("\(path): no such file", status: 2)
+  /// The file to replay, open for reading until it is released.
+  ///
+  /// It is not `Sendable`: the replay takes the one closure that reads it
+  /// over to the weather data's actor, and reads it there.
+  final class InputFile {
+    private let file: UnsafeMutablePointer<FILE>
+
+    /// Opens the file, or exits saying why it cannot be read.
+    init(opening path: String) {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        fail("\(path): no such file", status: 2)
+      }
+      guard !isDirectory.boolValue, let file = fopen(path, "rb") else {
+        fail("\(path): cannot be read", status: 2)
+      }
+      self.file = file
     }
-    guard !isDirectory.boolValue, let file = fopen(path, "rb") else {
-      fail("\(path): cannot be read", status: 2)
+
+    deinit { fclose(file) }
+
+    /// Fills `buffer` with the next bytes of the file.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+      let count = fread(buffer.baseAddress, 1, buffer.count, file)
+      if count == 0, ferror(file) != 0 { throw ReadError(errno: errno) }
+      return count
     }
-    return file
   }
 
   /// Reading the file failed part way.
@@ -138,11 +154,19 @@ struct WeatherStationDemo {
 }
 
 /// Prints one line per station and day: what the displays showed at the end
-/// of it.
+/// of it; and each rejected row, on standard error, where it came in the
+/// file.
+@MainActor
 final class DailyLog: WeatherDataObserver {
+  /// What the rows come from, named in each rejection.
+  let source: String
   var displays: () -> String = { "" }
   /// The station and the day being logged; the hour is not compared.
   private var day: (station: String, time: ObservationTime)?
+
+  init(source: String) {
+    self.source = source
+  }
 
   func weatherData(_ data: WeatherData, didRecord measurement: WeatherMeasurement) {
     let time = measurement.time
@@ -153,6 +177,10 @@ final class DailyLog: WeatherDataObserver {
       printDay()
     }
     day = (measurement.station, time)
+  }
+
+  func weatherData(_ data: WeatherData, didReject row: ObservationCSV.RowError) {
+    WeatherStationDemo.printError("\(source): \(row)")
   }
 
   func finish() {

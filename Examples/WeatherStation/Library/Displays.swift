@@ -3,10 +3,13 @@
 
 /// Shows the latest measurement.
 ///
-/// Like every display here, it registers with its ``WeatherData`` when it is
-/// created and removes itself when it is deallocated.
+/// Like every display here, it lives on the main actor and registers with
+/// its ``WeatherData`` when it is created. It hears each measurement on the
+/// main actor, while the weather data reads and records on its own actor. It
+/// is held weakly: once released, it hears nothing more, and it never needs
+/// removing.
+@MainActor
 public final class CurrentConditionsDisplay: WeatherDataObserver {
-  private let data: WeatherData
   /// The measurement shown, if any has arrived.
   public private(set) var measurement: WeatherMeasurement?
 
@@ -14,11 +17,8 @@ public final class CurrentConditionsDisplay: WeatherDataObserver {
   ///
   /// - Parameter data: The weather data to show.
   public init(data: WeatherData) {
-    self.data = data
     data.addObserver(self)
   }
-
-  deinit { data.removeObserver(self) }
 
   /// Shows the new measurement.
   public func weatherData(_ data: WeatherData, didRecord measurement: WeatherMeasurement) {
@@ -37,8 +37,8 @@ public final class CurrentConditionsDisplay: WeatherDataObserver {
 }
 
 /// Shows the lowest, average and highest temperature so far.
+@MainActor
 public final class StatisticsDisplay: WeatherDataObserver {
-  private let data: WeatherData
   /// The lowest temperature so far, in degrees Fahrenheit.
   public private(set) var minimum: Double?
   /// The highest temperature so far, in degrees Fahrenheit.
@@ -51,11 +51,8 @@ public final class StatisticsDisplay: WeatherDataObserver {
   ///
   /// - Parameter data: The weather data to summarize.
   public init(data: WeatherData) {
-    self.data = data
     data.addObserver(self)
   }
-
-  deinit { data.removeObserver(self) }
 
   /// The average temperature so far, in degrees Fahrenheit.
   public var average: Double? { count == 0 ? nil : sum / Double(count) }
@@ -83,6 +80,7 @@ public final class StatisticsDisplay: WeatherDataObserver {
 /// weather; a change of less than 1 hPa in three hours is steady. Readings
 /// without a pressure are skipped, and a gap of more than three hours, or a
 /// change of station, starts the trend again.
+@MainActor
 public final class ForecastDisplay: WeatherDataObserver {
   /// What the pressure trend says.
   public enum Forecast: Equatable, Sendable, CustomStringConvertible {
@@ -107,9 +105,8 @@ public final class ForecastDisplay: WeatherDataObserver {
   }
 
   /// The pressure change in three hours that counts as a trend, in hPa.
-  public static let threshold = 1.0
+  public nonisolated static let threshold = 1.0
 
-  private let data: WeatherData
   /// Readings with a pressure from the last three hours, oldest first.
   private var recent: [(station: String, hour: Int, pressure: Double)] = []
   /// The forecast shown.
@@ -119,11 +116,8 @@ public final class ForecastDisplay: WeatherDataObserver {
   ///
   /// - Parameter data: The weather data to forecast from.
   public init(data: WeatherData) {
-    self.data = data
     data.addObserver(self)
   }
-
-  deinit { data.removeObserver(self) }
 
   /// Updates the trend with the measurement's pressure, if it has one.
   public func weatherData(_ data: WeatherData, didRecord measurement: WeatherMeasurement) {
