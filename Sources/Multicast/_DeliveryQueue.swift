@@ -20,18 +20,20 @@
 @usableFromInline
 final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
   // @unchecked Sendable: every stored property but `lock` is read and written
-  // only with `lock` held; jobs are Sendable. The delivery tests send to one
+  // only with `lock` held; jobs are Sendable. (The properties are
+  // @usableFromInline, not private, so that the methods are inlined into the
+  // broadcasts that call them and specialized for their job type.) The delivery tests send to one
   // queue from many tasks and threads under ThreadSanitizer.
-  private let lock: _Lock
+  @usableFromInline let lock: _Lock
   /// The broadcasts appended and not yet taken for delivery, oldest first.
-  private var jobs: [Job] = []
+  @usableFromInline var jobs: [Job] = []
   /// An empty array with room, kept between deliveries so that batches
   /// change hands without allocating.
-  private var spare: [Job] = []
+  @usableFromInline var spare: [Job] = []
   /// Whether a drain task is scheduled and has not started.
-  private var isScheduled = false
+  @usableFromInline var isScheduled = false
   /// Whether someone is delivering on the actor now.
-  private var isDelivering = false
+  @usableFromInline var isDelivering = false
 
   @usableFromInline
   init() {
@@ -64,7 +66,7 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
   ///   - batch: Receives, when the step is ``Step/deliver``, the broadcasts to
   ///     deliver now, `job` last.
   /// - Returns: What the caller must do.
-  @usableFromInline
+  @inlinable
   func append(_ job: Job, isOnActor: Bool, taking batch: inout [Job]) -> Step {
     lock.withLock {
       jobs.append(job)
@@ -86,7 +88,7 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
   /// - Returns: Whether there is a batch to deliver (then ask ``next(_:)``
   ///   for more after it): a caller on the actor may have delivered
   ///   everything since the drain was scheduled.
-  @usableFromInline
+  @inlinable
   func startDrain(taking batch: inout [Job]) -> Bool {
     lock.withLock {
       isScheduled = false
@@ -102,7 +104,7 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
   /// delivery when nothing is left.
   ///
   /// - Returns: Whether `batch` holds more broadcasts to deliver.
-  @usableFromInline
+  @inlinable
   func next(_ batch: inout [Job]) -> Bool {
     batch.removeAll(keepingCapacity: true)
     return lock.withLock {
