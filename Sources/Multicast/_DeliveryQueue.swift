@@ -20,10 +20,12 @@
 @usableFromInline
 final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
   // @unchecked Sendable: every stored property but `lock` is read and written
-  // only with `lock` held; jobs are Sendable. (The properties are
-  // @usableFromInline, not private, so that the methods are inlined into the
-  // broadcasts that call them and specialized for their job type.) The delivery tests send to one
+  // only with `lock` held; jobs are Sendable. The delivery tests send to one
   // queue from many tasks and threads under ThreadSanitizer.
+  //
+  // The properties are @usableFromInline, not private, so that the methods
+  // are inlined into the broadcasts that call them and specialized for their
+  // job type.
   @usableFromInline let lock: _Lock
   /// The broadcasts appended and not yet taken for delivery, oldest first.
   @usableFromInline var jobs: [Job] = []
