@@ -47,7 +47,9 @@ extension Event where Value: Sendable {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Value.self, bufferingPolicy: bufferingPolicy)
     let anchor = StreamAnchor()
-    _ = core.register(anchor) { _, value in
+    // The continuation may be called anywhere, so the stream subscribes as
+    // code isolated to no actor does: each send yields where it runs.
+    _ = core.register(anchor, from: nil) { _, value in
       continuation.yield(_EventCore<Value>.value(at: value))
     }
     continuation.onTermination = { _ in withExtendedLifetime(anchor) {} }

@@ -26,8 +26,10 @@ public struct Event<Value> {
   /// - Returns: The subscription: releasing it or cancelling it ends the
   ///   subscription.
   /// - Complexity: Amortized O(1).
-  public func observe(_ handler: @escaping (Value) -> Void) -> Subscription {
-    core.subscribe(nil) { _, value in handler(_EventCore.value(at: value)) }
+  public func observe(
+    isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
+  ) -> Subscription {
+    core.subscribe(nil, from: isolation) { _, value in handler(_EventCore.value(at: value)) }
   }
 
   /// Calls `handler` with `target` and every value sent, for as long as
@@ -44,9 +46,10 @@ public struct Event<Value> {
   /// - Complexity: Amortized O(1).
   @discardableResult
   public func observe<Target: AnyObject>(
-    _ target: Target, _ handler: @escaping (Target, Value) -> Void
+    _ target: Target, isolation: isolated (any Actor)? = #isolation,
+    _ handler: @escaping (Target, Value) -> Void
   ) -> Subscription {
-    core.subscribe(target) { object, value in
+    core.subscribe(target, from: isolation) { object, value in
       // The registration holds `target`, so the object it lends is one.
       handler(unsafeDowncast(object, to: Target.self), _EventCore.value(at: value))
     }
@@ -67,9 +70,10 @@ public struct Event<Value> {
   /// - Complexity: Amortized O(1).
   @discardableResult
   public func observe<Target: AnyObject>(
-    _ target: Target, _ action: @escaping (Target) -> (Value) -> Void
+    _ target: Target, isolation: isolated (any Actor)? = #isolation,
+    _ action: @escaping (Target) -> (Value) -> Void
   ) -> Subscription {
-    observe(target) { target, value in action(target)(value) }
+    observe(target, isolation: isolation) { target, value in action(target)(value) }
   }
 
   /// Calls `handler` with every value sent, for as long as the event exists.
@@ -80,8 +84,10 @@ public struct Event<Value> {
   ///
   /// - Parameter handler: What to do with each value.
   /// - Complexity: Amortized O(1).
-  public func observeForever(_ handler: @escaping (Value) -> Void) {
-    _ = core.register(core) { _, value in handler(_EventCore.value(at: value)) }
+  public func observeForever(
+    isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
+  ) {
+    _ = core.register(core, from: isolation) { _, value in handler(_EventCore.value(at: value)) }
   }
 
   /// Ends every subscription bound to `target`.
@@ -90,8 +96,10 @@ public struct Event<Value> {
   /// - Returns: How many subscriptions ended.
   /// - Complexity: O(n), where n is the number of subscriptions.
   @discardableResult
-  public func removeObservers(_ target: AnyObject) -> Int {
-    core.unsubscribeAll(boundTo: target)
+  public func removeObservers(
+    _ target: AnyObject, isolation: isolated (any Actor)? = #isolation
+  ) -> Int {
+    core.unsubscribeAll(boundTo: target, from: isolation)
   }
 
   /// Whether any subscription is alive.
@@ -116,8 +124,11 @@ extension Event where Value == Void {
   /// - Complexity: Amortized O(1).
   @discardableResult
   public func observe<Target: AnyObject>(
-    _ target: Target, _ action: @escaping (Target) -> () -> Void
+    _ target: Target, isolation: isolated (any Actor)? = #isolation,
+    _ action: @escaping (Target) -> () -> Void
   ) -> Subscription {
-    observe(target) { target, _ in action(target)() }
+    observe(target, isolation: isolation) { target, _ in action(target)() }
   }
 }
+
+extension Event: Sendable where Value: Sendable {}

@@ -63,9 +63,11 @@ public final class EventSender<Value> {
   ///   - onLastObserverGone: Runs when the last subscription ends: cancelled,
   ///     released, or (noticed at the next send) its target died.
   public init(
+    isolation: isolated (any Actor)? = #isolation,
     onFirstObserver: (() -> Void)? = nil, onLastObserverGone: (() -> Void)? = nil
   ) {
-    core = _EventCore(onFirstObserver: onFirstObserver, onLastObserverGone: onLastObserverGone)
+    core = _EventCore(
+      owner: isolation, onFirstObserver: onFirstObserver, onLastObserverGone: onLastObserverGone)
   }
 
   /// The event to expose to subscribers: it can be observed, never sent.
@@ -75,8 +77,8 @@ public final class EventSender<Value> {
   ///
   /// - Parameter value: The value to deliver.
   /// - Complexity: O(n), where n is the number of subscriptions.
-  public func send(_ value: Value) {
-    core.send(value)
+  public func send(_ value: Value, isolation: isolated (any Actor)? = #isolation) {
+    core.send(value, from: isolation)
   }
 
   /// Ends every subscription.
@@ -86,8 +88,8 @@ public final class EventSender<Value> {
   /// subscription was alive.
   ///
   /// - Complexity: O(n), where n is the number of subscriptions.
-  public func removeAllObservers() {
-    core.unsubscribeAll()
+  public func removeAllObservers(isolation: isolated (any Actor)? = #isolation) {
+    core.unsubscribeAll(from: isolation)
   }
 
   /// Whether any subscription is alive.
@@ -101,7 +103,9 @@ extension EventSender where Value == Void {
   /// Calls every subscription, in the order they were made.
   ///
   /// - Complexity: O(n), where n is the number of subscriptions.
-  public func send() {
-    send(())
+  public func send(isolation: isolated (any Actor)? = #isolation) {
+    send((), isolation: isolation)
   }
 }
+
+extension EventSender: Sendable where Value: Sendable {}

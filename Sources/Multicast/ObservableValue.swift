@@ -17,26 +17,69 @@
 /// `ObservableValue` is not `Sendable`: keep it and its observers in one
 /// isolation domain, such as the main actor.
 public final class ObservableValue<Value> {
-  private let sender = EventSender<(old: Value, new: Value)>()
+  private let core: _EventCore<(old: Value, new: Value)>
+  /// Guards `stored`, and orders the assignments' deliveries: each
+  /// assignment queues its change on every lane before unlocking.
+  private let lock: _Lock
+  private var stored: Value
 
   /// The current value.
   ///
   /// Setting it calls every observer with the old and the
   /// new value.
   public var value: Value {
-    didSet { sender.send((oldValue, value)) }
+    get { lock.withLock { stored } }
+    // A setter cannot know the actor it runs on: it delivers as code
+    // isolated to no actor does.
+    set { assign(newValue, from: nil) }
+  }
+
+  /// Sets the value, and calls every observer with the old and the new value.
+  ///
+  /// The same as assigning ``value``, but it knows the actor it is called on,
+  /// so observers subscribed on that actor hear the change before it
+  /// returns. Assigning ``value`` knows only the main thread.
+  ///
+  /// - Parameters:
+  ///   - newValue: The new value.
+  ///   - isolation: The caller's isolation; leave the default.
+  /// - Complexity: O(n), where n is the number of observers.
+  public func set(_ newValue: Value, isolation: isolated (any Actor)? = #isolation) {
+    assign(newValue, from: isolation)
+  }
+
+  /// Assigns `newValue` and, in the same critical section, queues the change
+  /// on every lane, so that every lane hears the assignments in the order
+  /// they were made; then delivers what can be delivered here.
+  private func assign(_ newValue: Value, from isolation: (any Actor)?) {
+    var local = lock.withLock {
+      let old = stored
+      stored = newValue
+      return core.prepare((old, newValue), from: isolation)
+    }
+    core.deliver(&local, from: isolation)
   }
 
   /// Creates an observable value.
   ///
-  /// - Parameter value: The initial value.
-  public init(_ value: Value) {
-    self.value = value
+  /// - Parameters:
+  ///   - value: The initial value.
+  ///   - isolation: The caller's isolation; leave the default.
+  public init(_ value: Value, isolation: isolated (any Actor)? = #isolation) {
+    core = _EventCore(owner: isolation, onFirstObserver: nil, onLastObserverGone: nil)
+    lock = _Lock(
+      initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
+    stored = value
+  }
+
+  deinit {
+    lock.destroy()
+    lock.memory.deallocate()
   }
 
   /// The changes, as an event: for the ways to observe that an ``Event``
   /// offers, such as its ``Event/values`` stream.
-  public var changes: Event<(old: Value, new: Value)> { sender.event }
+  public var changes: Event<(old: Value, new: Value)> { Event(core: core) }
 
   /// Calls `handler` with the old and the new value at each change, for as
   /// long as you keep the returned subscription.
@@ -44,8 +87,11 @@ public final class ObservableValue<Value> {
   /// - Parameter handler: What to do with each change.
   /// - Returns: The subscription: releasing it or cancelling it ends it.
   /// - Complexity: Amortized O(1).
-  public func observe(_ handler: @escaping (_ old: Value, _ new: Value) -> Void) -> Subscription {
-    changes.observe { change in handler(change.old, change.new) }
+  public func observe(
+    isolation: isolated (any Actor)? = #isolation,
+    _ handler: @escaping (_ old: Value, _ new: Value) -> Void
+  ) -> Subscription {
+    changes.observe(isolation: isolation) { change in handler(change.old, change.new) }
   }
 
   /// Calls `handler` with `target` and the old and the new value at each
@@ -59,9 +105,12 @@ public final class ObservableValue<Value> {
   /// - Complexity: Amortized O(1).
   @discardableResult
   public func observe<Target: AnyObject>(
-    _ target: Target, _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
+    _ target: Target, isolation: isolated (any Actor)? = #isolation,
+    _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
   ) -> Subscription {
-    changes.observe(target) { target, change in handler(target, change.old, change.new) }
+    changes.observe(target, isolation: isolation) { target, change in
+      handler(target, change.old, change.new)
+    }
   }
 
   /// Ends every subscription bound to `target`.
@@ -70,7 +119,15 @@ public final class ObservableValue<Value> {
   /// - Returns: How many subscriptions ended.
   /// - Complexity: O(n), where n is the number of subscriptions.
   @discardableResult
-  public func removeObservers(_ target: AnyObject) -> Int {
-    changes.removeObservers(target)
+  public func removeObservers(
+    _ target: AnyObject, isolation: isolated (any Actor)? = #isolation
+  ) -> Int {
+    changes.removeObservers(target, isolation: isolation)
   }
+}
+
+extension ObservableValue: @unchecked Sendable where Value: Sendable {
+  // @unchecked Sendable: the value is read and written only with `lock`
+  // held, and the core is thread-safe. The delivery tests assign and read
+  // from many tasks and threads under ThreadSanitizer.
 }

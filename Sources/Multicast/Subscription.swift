@@ -24,9 +24,9 @@
 ///
 /// Subscriptions compare by identity. `Subscription` is not `Sendable`: it
 /// belongs to the isolation domain that made it, like the event it came from.
-public final class Subscription: Hashable {
+public final class Subscription: Hashable, Sendable {
   /// How long a subscription lasts unless it is cancelled.
-  enum Lifetime {
+  enum Lifetime: Sendable {
     /// Until this `Subscription` is released: a closure subscription.
     case untilReleased
     /// While its target lives, whatever becomes of this `Subscription`.
@@ -34,9 +34,10 @@ public final class Subscription: Hashable {
   }
 
   /// The event's core, held weakly: a subscription does not keep its event.
-  private weak var source: (any _SubscriptionSource)?
-  /// The registration to end; `nil` once cancelled.
-  private var registration: _Registration?
+  private weak let source: (any _SubscriptionSource)?
+  /// The registration to end. Ending it again does nothing: registrations
+  /// are never numbered again.
+  private let registration: _Registration
   private let lifetime: Lifetime
 
   init(source: any _SubscriptionSource, registration: _Registration, lifetime: Lifetime) {
@@ -53,10 +54,8 @@ public final class Subscription: Hashable {
   /// turn.
   ///
   /// - Complexity: O(log n), where n is the number of subscriptions.
-  public func cancel() {
-    guard let registration else { return }
-    self.registration = nil
-    source?.unsubscribe(registration)
+  public func cancel(isolation: isolated (any Actor)? = #isolation) {
+    source?.unsubscribe(registration, from: isolation)
   }
 
   /// Adds the subscription to `set`, which then keeps it alive.
@@ -84,6 +83,6 @@ public final class Subscription: Hashable {
   }
 
   deinit {
-    if lifetime == .untilReleased { cancel() }
+    if lifetime == .untilReleased { source?.unsubscribe(registration, from: nil) }
   }
 }

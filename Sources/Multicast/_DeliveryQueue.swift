@@ -1,6 +1,8 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+public import _MulticastAtomics
+
 /// A serial queue of broadcasts bound for one actor: any thread may append,
 /// and one party at a time delivers them on the actor, in the order they were
 /// appended.
@@ -17,6 +19,10 @@
 /// its broadcast waits for the queued ones, which come first. When the queue
 /// is waiting for its drain task, such a caller takes the delivery over and
 /// delivers the queued broadcasts and then its own, before it returns.
+///
+/// Events use the queue through ``claim(_:taking:)``, which keeps their
+/// re-entrancy rule: a send made during a delivery, on the thread delivering,
+/// is delivered at once, nested in the delivery, when nothing waits.
 @usableFromInline
 final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
   // @unchecked Sendable: every stored property but `lock` is read and written
@@ -36,6 +42,8 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
   @usableFromInline var isScheduled = false
   /// Whether someone is delivering on the actor now.
   @usableFromInline var isDelivering = false
+  /// The thread delivering, while `isDelivering`.
+  @usableFromInline var deliverer: UInt = 0
 
   @usableFromInline
   init() {
@@ -75,6 +83,7 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
       if isDelivering { return .nothing }
       if isOnActor {
         isDelivering = true
+        deliverer = _multicast_current_thread()
         swap(&batch, &jobs)
         swap(&jobs, &spare)
         return .deliver
@@ -82,6 +91,49 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
       if isScheduled { return .nothing }
       isScheduled = true
       return .schedule
+    }
+  }
+
+  /// What the caller of ``claim(_:taking:)`` must do.
+  @usableFromInline
+  enum Claim {
+    /// Deliver the batch now, then ask ``next(_:)`` for more.
+    case deliver
+    /// Deliver the job now, nested in the delivery under way on this
+    /// thread, and not through the queue.
+    case nested
+    /// Nothing: whoever is delivering will deliver it.
+    case nothing
+  }
+
+  /// Appends `job` for a caller that may deliver it where it runs, or
+  /// tells it to deliver `job` nested in the delivery it is part of.
+  ///
+  /// A caller on the thread delivering is nested in that delivery (a handler
+  /// sent it). When nothing waits, it delivers its job at once, as a nested
+  /// send does everywhere in the library; when broadcasts wait, it queues its
+  /// job behind them, so that nothing sent earlier is overtaken.
+  ///
+  /// - Parameters:
+  ///   - job: The broadcast.
+  ///   - batch: Receives, when the claim is ``Claim/deliver``, the
+  ///     broadcasts to deliver now, `job` last.
+  /// - Returns: What the caller must do.
+  @inlinable
+  func claim(_ job: Job, taking batch: inout [Job]) -> Claim {
+    let thread = _multicast_current_thread()
+    return lock.withLock {
+      if isDelivering {
+        if deliverer == thread && jobs.isEmpty { return .nested }
+        jobs.append(job)
+        return .nothing
+      }
+      jobs.append(job)
+      isDelivering = true
+      deliverer = thread
+      swap(&batch, &jobs)
+      swap(&jobs, &spare)
+      return .deliver
     }
   }
 
@@ -96,6 +148,7 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
       isScheduled = false
       guard !isDelivering, !jobs.isEmpty else { return false }
       isDelivering = true
+      deliverer = _multicast_current_thread()
       swap(&batch, &jobs)
       swap(&jobs, &spare)
       return true

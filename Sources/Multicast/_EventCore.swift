@@ -1,38 +1,135 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+internal import _MulticastAtomics
+
 /// What a ``Subscription`` ends: its event's core, seen through a protocol so
 /// that a subscription needs neither a generic parameter nor a closure.
-protocol _SubscriptionSource: AnyObject {
-  /// Ends `registration`, if it has not ended.
-  func unsubscribe(_ registration: _Registration)
+protocol _SubscriptionSource: AnyObject, Sendable {
+  /// Ends `registration`, if it has not ended; `isolation` is where the
+  /// caller runs, if known.
+  func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?)
 }
 
-/// The registry behind one event: the shared storage, with the owner's first-
-/// and last-observer notices.
+/// What a subscription does with a value: it gets the object its
+/// registration holds weakly (the target, or the core itself) and the value,
+/// lent by a pointer (read it with ``_EventCore/value(at:)``).
+///
+/// The value's type is erased so that every event keeps the same storage
+/// type, compiled once in this module: storage code generic over `Value`
+/// would look its types up at run time on every send unless the caller's
+/// module specialized it.
+typealias _EventHandler = (AnyObject, UnsafeRawPointer) -> Void
+
+/// One subscription's payload: its handler, and the isolation it was made
+/// from, where the handler runs.
+struct _Subscriber {
+  /// The actor the subscription was made on, or `nil` for code isolated to
+  /// no actor.
+  let isolation: AnyObject?
+  let handler: _EventHandler
+}
+
+/// One send, waiting its turn on a lane: the value, and which registrations
+/// it reaches (those made before the one numbered `end`, as when it was
+/// sent).
+struct _EventJob<Value>: @unchecked Sendable {
+  // @unchecked Sendable: a job goes to another isolation only to reach the
+  // subscriptions made there. With a `Sendable` value that is what the types
+  // promise. With any other value the event is not `Sendable`, so it, its
+  // sender and its subscriptions share one region, which at most one actor
+  // owns: the job carries the value to that actor, and the sender, which ran
+  // isolated to no actor, cannot reach the value concurrently from a task of
+  // its own. The delivery tests send from many tasks and threads under
+  // ThreadSanitizer.
+  let value: Value
+  let end: UInt64
+}
+
+/// The subscriptions made from one isolation, and the sends waiting for
+/// them: one serial queue, delivered on that isolation.
+struct _EventLane<Value>: Sendable {
+  /// The actor, or `nil` for subscriptions made where no actor is.
+  let actor: (any Actor)?
+  let queue = _DeliveryQueue<_EventJob<Value>>()
+
+  /// The actor as the subscribers' payloads record it.
+  var key: AnyObject? { actor }
+
+  /// Whether code running in `isolation` can deliver this lane's sends
+  /// itself: the lane belongs to no actor, or to that one.
+  func isDeliverable(from isolation: (any Actor)?) -> Bool {
+    guard let actor else { return true }
+    return _isRunning(on: actor, from: isolation)
+  }
+}
+
+/// Whether code whose static isolation is `isolation` runs on `actor`: it is
+/// isolated to it, or it is isolated to none and runs on the main thread,
+/// the main actor's.
+func _isRunning(on actor: any Actor, from isolation: (any Actor)?) -> Bool {
+  if let isolation { return actor === isolation }
+  return actor === MainActor.shared && _multicast_is_main_thread()
+}
+
+/// An object no subscription records as its isolation: what a walk matches
+/// when it serves one lane only.
+private final class _NoLane: Sendable {}
+private let noLane = _NoLane()
+
+/// The lanes a send delivers where it runs: the lane of subscriptions made
+/// where no actor is, and the lane of the sender's own isolation. Either may
+/// be missing.
+struct _LocalSend<Value> {
+  typealias Job = _EventJob<Value>
+
+  /// One lane the send claimed, and what the claim said.
+  struct Claimed {
+    let lane: _EventLane<Value>
+    let claim: _DeliveryQueue<Job>.Claim
+    /// The sends to deliver now, oldest first, when the claim is `deliver`.
+    var batch: [Job]
+  }
+
+  let job: Job
+  var first: Claimed?
+  var second: Claimed?
+}
+
+/// The registry behind one event: the shared storage, with its lanes and the
+/// owner's first- and last-observer notices.
 ///
 /// Each registration holds an object weakly and lasts while it lives: the
 /// target of a subscription bound to one; otherwise the core itself, and the
 /// subscription ends when its ``Subscription`` is released or cancelled.
-final class _EventCore<Value>: _SubscriptionSource {
-  /// What a subscription does with a value: it gets the object its
-  /// registration holds weakly (the target, or the core itself) and the
-  /// value, lent by a pointer (read it with ``value(at:)``).
-  ///
-  /// The value's type is erased so that every event keeps the same storage
-  /// type, compiled once in this module: storage code generic over `Value`
-  /// would look its types up at run time on every send unless the caller's
-  /// module specialized it.
-  typealias Handler = (AnyObject, UnsafeRawPointer) -> Void
+///
+/// # Lanes
+///
+/// Each subscription records the isolation it was made from, and its handler
+/// runs there. The subscriptions of one isolation form a lane, with a serial
+/// ``_DeliveryQueue`` of the sends bound for it. A send delivers at once the
+/// lanes it can reach where it runs (its own isolation's, and the lane of
+/// subscriptions made where no actor is), one walk for both, and queues the
+/// send on every other lane, whose queue is drained on its actor. A lane that
+/// a delivery finds empty is dropped.
+final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
+  // @unchecked Sendable: `notices` and `lanes` are read and written only with
+  // the storage's lock held; the storage and the queues are thread-safe. The
+  // handlers and the owner's notices are not `Sendable`, and they are called
+  // only where they belong: a handler on the isolation its subscription was
+  // made from (by one thread at a time, for subscriptions made where no actor
+  // is), a notice on the owner's isolation. The delivery tests exercise this
+  // from many tasks and threads under ThreadSanitizer.
 
-  /// The value a send lends its handlers: `pointer` points to a `Value`,
-  /// made by ``send(_:)``.
+  /// The value a send lends its handlers: `pointer` points to a `Value`.
   @inline(__always)
   static func value(at pointer: UnsafeRawPointer) -> Value {
     pointer.assumingMemoryBound(to: Value.self).pointee
   }
 
-  let storage = _HandleRegistry<Handler>()
+  let storage = _HandleRegistry<_Subscriber>()
+  /// The isolation the event's owner made it in, where its notices run.
+  private let owner: (any Actor)?
   private let onFirstObserver: (() -> Void)?
   private let onLastObserverGone: (() -> Void)?
   /// The transitions between no live subscription and some, and which of
@@ -40,63 +137,230 @@ final class _EventCore<Value>: _SubscriptionSource {
   /// storage's lock held, in the critical section of the change that
   /// causes them.
   private var notices = _OccupancyNotices()
+  /// One lane per isolation with subscriptions; read and written only with
+  /// the storage's lock held, so that a send sees the lane of every
+  /// registration it reaches.
+  private var lanes: [_EventLane<Value>] = []
 
-  init(onFirstObserver: (() -> Void)?, onLastObserverGone: (() -> Void)?) {
+  init(
+    owner: (any Actor)?, onFirstObserver: (() -> Void)?, onLastObserverGone: (() -> Void)?
+  ) {
+    self.owner = owner
     self.onFirstObserver = onFirstObserver
     self.onLastObserverGone = onLastObserverGone
   }
 
   /// Registers `handler` for as long as `target` lives or, without a
-  /// target, for as long as the returned subscription is kept.
+  /// target, for as long as the returned subscription is kept; it runs on
+  /// `isolation`.
   ///
   /// Every subscription of the ``Event`` and ``ObservableValue`` faces is
   /// made here.
-  func subscribe(_ target: AnyObject?, handler: @escaping Handler) -> Subscription {
-    let registration = register(target ?? self, handler: handler)
+  func subscribe(
+    _ target: AnyObject?, from isolation: (any Actor)?, handler: @escaping _EventHandler
+  ) -> Subscription {
+    let registration = register(target ?? self, from: isolation, handler: handler)
     return Subscription(
       source: self, registration: registration,
       lifetime: target == nil ? .untilReleased : .whileTargetLives)
   }
 
-  /// Registers `handler` for as long as `object` lives, with no
-  /// subscription to end it earlier.
-  func register(_ object: AnyObject, handler: @escaping Handler) -> _Registration {
+  /// Registers `handler`, to run on `isolation`, for as long as `object`
+  /// lives, with no subscription to end it earlier.
+  func register(
+    _ object: AnyObject, from isolation: (any Actor)?, handler: @escaping _EventHandler
+  ) -> _Registration {
+    let subscriber = _Subscriber(isolation: isolation, handler: handler)
     // The caller holds `object`, so the event has a live registration now.
     let (registration, mustNotify) = storage.mutate { state, garbage in
-      (state.append(object, payload: handler, &garbage), notices.record(isOccupied: true))
+      if !lanes.contains(where: { $0.key === subscriber.isolation }) {
+        lanes.append(_EventLane(actor: isolation))
+      }
+      return (
+        state.append(object, payload: subscriber, &garbage), notices.record(isOccupied: true)
+      )
     }
-    if mustNotify { notifyOwner() }
+    if mustNotify { notifyOwner(from: isolation) }
     return registration
   }
 
   /// Ends `registration`, if it has not ended.
-  func unsubscribe(_ registration: _Registration) {
-    change { state, garbage in _ = state.removeRegistration(registration, &garbage) }
+  func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?) {
+    change(from: isolation) { state, garbage in
+      _ = state.removeRegistration(registration, &garbage)
+    }
   }
 
   /// Ends every subscription bound to `target`; returns how many there were.
-  func unsubscribeAll(boundTo target: AnyObject) -> Int {
-    change { state, garbage in state.removeAll(heldBy: target, &garbage) }
+  func unsubscribeAll(boundTo target: AnyObject, from isolation: (any Actor)?) -> Int {
+    change(from: isolation) { state, garbage in state.removeAll(heldBy: target, &garbage) }
   }
 
   /// Ends every subscription.
-  func unsubscribeAll() {
-    change { state, garbage in _ = state.removeAll(&garbage) }
-  }
-
-  func send(_ value: Value) {
-    var delivered = false
-    withUnsafePointer(to: value) { value in
-      storage.forEach { object, handler in
-        delivered = true
-        handler(object, value)
-      }
-    }
-    // Observers that died unseen are noticed here, when no one was reached.
-    if !delivered { change { _, _ in } }
+  func unsubscribeAll(from isolation: (any Actor)?) {
+    change(from: isolation) { state, garbage in _ = state.removeAll(&garbage) }
   }
 
   var hasObservers: Bool { !storage.isEmpty }
+
+  // MARK: Sending
+
+  /// Delivers `value` to every subscription: at once to those on lanes
+  /// deliverable from `isolation`, queued for the others.
+  func send(_ value: Value, from isolation: (any Actor)?) {
+    var local = prepare(value, from: isolation)
+    deliver(&local, from: isolation)
+  }
+
+  /// Queues `value` on every lane that `isolation` cannot deliver, and claims
+  /// the others, in one step that fixes its place in every lane's order:
+  /// call it in the critical section that orders the sends, and
+  /// ``deliver(_:from:)`` after it.
+  func prepare(_ value: Value, from isolation: (any Actor)?) -> _LocalSend<Value> {
+    let (end, lanes) = storage.withLockedState { state in (state.nextSequence, self.lanes) }
+    var local = _LocalSend(job: _EventJob(value: value, end: end))
+    var unused: [_EventJob<Value>] = []
+    for lane in lanes {
+      if lane.isDeliverable(from: isolation) {
+        var batch: [_EventJob<Value>] = []
+        let claim = lane.queue.claim(local.job, taking: &batch)
+        guard claim != .nothing else { continue }
+        let claimed = _LocalSend.Claimed(lane: lane, claim: claim, batch: batch)
+        if local.first == nil { local.first = claimed } else { local.second = claimed }
+      } else if lane.queue.append(local.job, isOnActor: false, taking: &unused) == .schedule {
+        scheduleDrain(of: lane)
+      }
+    }
+    return local
+  }
+
+  /// Delivers what ``prepare(_:from:)`` claimed, then whatever was queued on
+  /// those lanes meanwhile.
+  ///
+  /// When no claimed lane had sends waiting, one walk serves both lanes, so
+  /// their subscriptions are called in the order they were made.
+  func deliver(_ local: inout _LocalSend<Value>, from isolation: (any Actor)?) {
+    if local.first?.batch.count ?? 0 > 1 || local.second?.batch.count ?? 0 > 1 {
+      // Sends waiting on a lane go first: each lane on its own.
+      if var first = local.first { deliver(&first, job: local.job, from: isolation) }
+      if var second = local.second { deliver(&second, job: local.job, from: isolation) }
+      return
+    }
+    guard let firstLane = local.first?.lane else { return }
+    let reached = walk(local.job, firstLane.key, local.second.map { $0.lane.key } ?? noLane)
+    if var first = local.first {
+      if !reached.first { settle(first.lane, from: isolation) }
+      if first.claim == .deliver {
+        deliverQueued(after: &first.batch, on: first.lane, from: isolation)
+      }
+    }
+    if var second = local.second {
+      if !reached.second { settle(second.lane, from: isolation) }
+      if second.claim == .deliver {
+        deliverQueued(after: &second.batch, on: second.lane, from: isolation)
+      }
+    }
+  }
+
+  /// Delivers one claimed lane: its batch, or the nested job.
+  private func deliver(
+    _ claimed: inout _LocalSend<Value>.Claimed, job: _EventJob<Value>, from isolation: (any Actor)?
+  ) {
+    switch claimed.claim {
+    case .deliver:
+      deliver(&claimed.batch, on: claimed.lane, from: isolation)
+    case .nested:
+      if !walk(job, claimed.lane.key, noLane).first { settle(claimed.lane, from: isolation) }
+    case .nothing:
+      break
+    }
+  }
+
+  /// Delivers `batch`, then every batch queued behind it, on `lane`.
+  private func deliver(
+    _ batch: inout [_EventJob<Value>], on lane: _EventLane<Value>, from isolation: (any Actor)?
+  ) {
+    repeat {
+      for job in batch where !walk(job, lane.key, noLane).first {
+        settle(lane, from: isolation)
+      }
+    } while lane.queue.next(&batch)
+  }
+
+  /// Hands back the delivered `batch`, then delivers every batch queued on
+  /// `lane` since it was taken.
+  private func deliverQueued(
+    after batch: inout [_EventJob<Value>], on lane: _EventLane<Value>,
+    from isolation: (any Actor)?
+  ) {
+    while lane.queue.next(&batch) {
+      for job in batch where !walk(job, lane.key, noLane).first {
+        settle(lane, from: isolation)
+      }
+    }
+  }
+
+  /// Calls, with `job`'s value, every live subscription made before it was
+  /// sent whose isolation is `first` or `second`, in the order they were
+  /// made.
+  ///
+  /// - Returns: Whether it reached a subscription of each.
+  private func walk(
+    _ job: _EventJob<Value>, _ first: AnyObject?, _ second: AnyObject?
+  ) -> (first: Bool, second: Bool) {
+    var reached = (first: false, second: false)
+    withUnsafePointer(to: job.value) { value in
+      storage.forEach(registeredBefore: job.end) { object, subscriber in
+        if subscriber.isolation === first {
+          reached.first = true
+        } else if subscriber.isolation === second {
+          reached.second = true
+        } else {
+          return
+        }
+        subscriber.handler(object, value)
+      }
+    }
+    return reached
+  }
+
+  /// Schedules a task that delivers the sends queued on `lane`, on its
+  /// actor.
+  private func scheduleDrain(of lane: _EventLane<Value>) {
+    guard let actor = lane.actor else { return }
+    if actor === MainActor.shared {
+      Task { @MainActor in self.drain(lane, from: MainActor.shared) }
+    } else {
+      Task { await self.drain(lane, on: actor) }
+    }
+  }
+
+  private func drain(_ lane: _EventLane<Value>, on actor: isolated any Actor) {
+    drain(lane, from: actor)
+  }
+
+  /// Delivers every send queued on `lane`; call it on the lane's actor,
+  /// `isolation`.
+  private func drain(_ lane: _EventLane<Value>, from isolation: any Actor) {
+    var batch: [_EventJob<Value>] = []
+    guard lane.queue.startDrain(taking: &batch) else { return }
+    deliver(&batch, on: lane, from: isolation)
+  }
+
+  /// After a delivery on `lane` reached no one: drops the lane if no live
+  /// subscription is left on it, and notices, as any change does, whether
+  /// the event lost its last live subscription (targets that died).
+  private func settle(_ lane: _EventLane<Value>, from isolation: (any Actor)?) {
+    let witness = change(from: isolation) { state, _ in
+      let witness = state.firstLiveObject { $0.isolation === lane.key }
+      if witness == nil { lanes.removeAll { $0.queue === lane.queue } }
+      return witness
+    }
+    // The live object found is released here, after unlocking.
+    withExtendedLifetime(witness) {}
+  }
+
+  // MARK: Notices
 
   /// Makes `body`'s change to the registrations and, in the same critical
   /// section, records whether a live registration is left; then tells the
@@ -105,8 +369,10 @@ final class _EventCore<Value>: _SubscriptionSource {
   /// Deciding under the lock is what makes the notices exact: two threads
   /// that end the last two subscriptions at once cannot both see one left,
   /// or both see none.
+  @discardableResult
   private func change<Result>(
-    _ body: (inout _HandleRegistry<Handler>.State, inout _HandleRegistry<Handler>.Garbage)
+    from isolation: (any Actor)?,
+    _ body: (inout _HandleRegistry<_Subscriber>.State, inout _HandleRegistry<_Subscriber>.Garbage)
       -> Result
   ) -> Result {
     let (result, mustNotify, witness) = storage.mutate { state, garbage in
@@ -116,8 +382,27 @@ final class _EventCore<Value>: _SubscriptionSource {
     }
     // The live object that was found is released here, after unlocking.
     withExtendedLifetime(witness) {}
-    if mustNotify { notifyOwner() }
+    if mustNotify { notifyOwner(from: isolation) }
     return result
+  }
+
+  /// Tells the owner of the transitions recorded, on the owner's isolation:
+  /// at once when the caller runs there (or the owner has none), otherwise
+  /// from a task on it.
+  private func notifyOwner(from isolation: (any Actor)?) {
+    guard let owner, !_isRunning(on: owner, from: isolation) else {
+      tellOwner()
+      return
+    }
+    if owner === MainActor.shared {
+      Task { @MainActor in self.tellOwner() }
+    } else {
+      Task { await self.tellOwner(on: owner) }
+    }
+  }
+
+  private func tellOwner(on actor: isolated any Actor) {
+    tellOwner()
   }
 
   /// Tells the owner of every transition recorded and not yet told of, in
@@ -126,7 +411,7 @@ final class _EventCore<Value>: _SubscriptionSource {
   /// Only one thread does this at a time: a transition recorded meanwhile, on
   /// this thread (by a notice that subscribes) or another, is told by this
   /// loop, after the notice that is running.
-  private func notifyOwner() {
+  private func tellOwner() {
     while let becameObserved = storage.withLockedState({ _ in notices.takeNext() }) {
       if becameObserved {
         onFirstObserver?()
@@ -148,7 +433,7 @@ struct _OccupancyNotices {
   private(set) var recorded: UInt64 = 0
   /// The transitions the owner has been told of, or is being told of.
   private(set) var told: UInt64 = 0
-  /// Whether a thread is telling the owner.
+  /// Whether a thread is telling the owner, or a task is scheduled to.
   private(set) var isTelling = false
 
   /// Whether the event had a live subscription when last looked at: after

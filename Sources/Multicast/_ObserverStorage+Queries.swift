@@ -61,7 +61,18 @@ extension _ObserverStorage.State {
   /// - Complexity: O(1) when the first registration is alive; O(n) when dead
   ///   or removed ones come first.
   func firstLiveObject() -> AnyObject? {
-    for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
+    firstLiveObject { _ in true }
+  }
+
+  /// The object of the first live registration whose payload satisfies
+  /// `predicate`, or `nil` if there is none.
+  ///
+  /// Call with the lock held, and release the result after unlocking.
+  ///
+  /// - Complexity: O(n), where n is the number of registrations.
+  func firstLiveObject(where predicate: (Payload) -> Bool) -> AnyObject? {
+    for position in 0..<buffer.count
+    where !buffer.stamp(at: position).isRemoved && predicate(buffer.payload(at: position).pointee) {
       if let object = buffer.entry(at: position).pointee.object { return object }
     }
     return nil

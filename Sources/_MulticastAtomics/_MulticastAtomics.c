@@ -1,5 +1,54 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// Everything is in the header, as static inline functions.
+// The atomics are in the header, as static inline functions; the thread
+// queries are here, where each platform's headers stay out of the header.
+
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE
+#endif
+
 #include "_MulticastAtomics.h"
+
+#if defined(_WIN32)
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#elif defined(__wasi__)
+// No threads to tell apart.
+#else
+#include <pthread.h>
+#include <unistd.h>
+#if defined(__linux__) && !defined(__ANDROID__)
+#include <sys/syscall.h>
+#endif
+#if defined(__FreeBSD__) || defined(__OpenBSD__)
+#include <pthread_np.h>
+#endif
+#endif
+
+uintptr_t _multicast_current_thread(void) {
+#if defined(_WIN32)
+  return (uintptr_t)GetCurrentThreadId();
+#elif defined(__wasi__)
+  return 1;
+#else
+  return (uintptr_t)pthread_self();
+#endif
+}
+
+_Bool _multicast_is_main_thread(void) {
+#if defined(__APPLE__) || defined(__FreeBSD__) || defined(__OpenBSD__)
+  return pthread_main_np() == 1;
+#elif defined(__ANDROID__)
+  return gettid() == getpid();
+#elif defined(__linux__)
+  // The main thread's thread ID is the process ID. Asking is a system call,
+  // so each thread asks once.
+  static _Thread_local int isMain = -1;
+  if (isMain < 0) isMain = syscall(SYS_gettid) == getpid();
+  return isMain;
+#else
+  // Windows, WASI and others: no cheap way to tell, so never claim it.
+  return 0;
+#endif
+}

@@ -79,7 +79,7 @@ struct AudioPlayerTests {
     let mini = MiniPlayer(player: player) { lines.append("mini: " + $0) }
     try player.play(at: 1)
     player.advance(by: .seconds(30))
-    player.volume.value = try #require(AudioPlayer.Volume(0.25))
+    player.volume.set(try #require(AudioPlayer.Volume(0.25)))
     player.pause()
     player.stop()
     #expect(
@@ -121,7 +121,7 @@ struct AudioPlayerTests {
     try player.play(at: 0)
     mini = nil
     player.advance(by: .seconds(5))
-    player.volume.value = try #require(AudioPlayer.Volume(1))
+    player.volume.set(try #require(AudioPlayer.Volume(1)))
     player.stop()
     #expect(lines == ["[▶ One]"])
     _ = mini
@@ -181,7 +181,7 @@ struct AudioPlayerTests {
     player.elapsed.observe { print("at", $0) }.store(in: &subscriptions)
     player.volume.observe { old, new in print(old, "->", new) }.store(in: &subscriptions)
     player.advance(by: .seconds(30))  // prints "at 0:30 / 3:07"
-    player.volume.value = AudioPlayer.Volume(0.8)!  // prints "50% -> 80%"
+    player.volume.set(AudioPlayer.Volume(0.8)!)  // prints "50% -> 80%"
 
     #expect(printed == ["Now playing: Two (3:07)", "at 0:30 / 3:07", "50% -> 80%"])
     subscriptions.removeAll()

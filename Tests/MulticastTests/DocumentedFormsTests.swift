@@ -16,7 +16,9 @@ final class Metronome {
   var bells: Event<Void> { bell.event }
   let volume = ObservableValue(0.5)
 
-  func beat(_ count: Int) {
+  // Isolated to its caller, so that subscribers on the caller's actor are
+  // called before it returns.
+  func beat(_ count: Int, isolation: isolated (any Actor)? = #isolation) {
     tick.send(count)
     bell.send()
   }
@@ -84,9 +86,9 @@ final class LateTickView {
 struct DocumentedFormsTests {
   private let expected = ["method 1", "closure 1", "ring", "volume 0.5->0.8"]
 
-  private func drive(_ metronome: Metronome) {
+  private func drive(_ metronome: Metronome, isolation: isolated (any Actor)? = #isolation) {
     metronome.beat(1)
-    metronome.volume.value = 0.8
+    metronome.volume.set(0.8)
   }
 
   @Test("In the initializer of a final class")

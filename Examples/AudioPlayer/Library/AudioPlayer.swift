@@ -29,7 +29,7 @@ public import Multicast
 /// player.elapsed.observe { print("at", $0) }.store(in: &subscriptions)
 /// player.volume.observe { old, new in print(old, "->", new) }.store(in: &subscriptions)
 /// player.advance(by: .seconds(30))  // prints "at 0:30 / 3:07"
-/// player.volume.value = AudioPlayer.Volume(0.8)!  // prints "50% -> 80%"
+/// player.volume.set(AudioPlayer.Volume(0.8)!)  // prints "50% -> 80%"
 /// ```
 @MainActor
 public final class AudioPlayer {

@@ -107,7 +107,7 @@ extension AudioPlayer {
     case .resume: resume()
     case .next: next()
     case .stop: stop()
-    case .volume(let volume): self.volume.value = volume
+    case .volume(let volume): self.volume.set(volume)
     case .wait(let duration): advance(by: duration)
     case .quit: break
     }

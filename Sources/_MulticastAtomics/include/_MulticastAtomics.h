@@ -49,4 +49,20 @@ static inline uint64_t _multicast_fetch_or(uint64_t *_Nonnull word, uint64_t val
   return atomic_fetch_or_explicit((_Atomic(uint64_t) *)word, value, memory_order_acq_rel);
 }
 
+/// An identifier of the calling thread, different from that of every other
+/// running thread.
+///
+/// A delivery records the thread it runs on, so that a send made on that
+/// thread during the delivery (by a handler) is known to be nested in it.
+uintptr_t _multicast_current_thread(void);
+
+/// Whether the calling thread is the process's main thread: the thread the
+/// main actor runs on.
+///
+/// Code that the compiler sees as isolated to no actor may still run there;
+/// then it may call main-actor handlers at once. Where the platform cannot
+/// tell, this returns false, and such calls are queued for the main actor
+/// instead, which is always safe.
+_Bool _multicast_is_main_thread(void);
+
 #endif
