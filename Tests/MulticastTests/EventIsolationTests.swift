@@ -1,0 +1,276 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+import Foundation
+import Testing
+
+@testable import Multicast
+
+/// What main-actor subscribers heard; main-actor state, as a view model's.
+@MainActor
+final class MainLog {
+  var values: [Int] = []
+  var entries: [String] = []
+  var changes: [Change] = []
+}
+
+/// One change of an observable value, as an observer heard it.
+struct Change: Equatable, Sendable, CustomStringConvertible {
+  var old: Int
+  var new: Int
+  var description: String { "\(old)->\(new)" }
+}
+
+/// A main-actor object that hears an event through one of its methods.
+@MainActor
+final class MainListener {
+  let name: String
+  let log: MainLog
+
+  init(_ name: String, log: MainLog) {
+    (self.name, self.log) = (name, log)
+  }
+
+  func hear(_ value: Int) {
+    MainActor.preconditionIsolated("a main-actor subscriber was called off the main actor")
+    log.entries.append("\(name) \(value)")
+  }
+}
+
+/// An actor that subscribes with closures touching its own state.
+actor EventTally {
+  private(set) var values: [Int] = []
+  private var subscription: Subscription?
+
+  func subscribe(to event: Event<Int>) {
+    subscription = event.observe { value in
+      self.preconditionIsolated("an actor's subscriber was called off the actor")
+      self.values.append(value)
+    }
+  }
+
+  /// Sends `value` from this actor, which first delivers what is queued for
+  /// it; returns everything heard.
+  func send(_ value: Int, with sender: EventSender<Int>) -> [Int] {
+    sender.send(value)
+    return values
+  }
+}
+
+/// An actor that owns an observable value and changes it.
+actor Meter {
+  nonisolated let level = ObservableValue(0)
+
+  func ramp(to top: Int) {
+    for value in 1...top { level.set(value) }
+  }
+}
+
+/// Runs `body` on a new thread and blocks until it returns: a join, for
+/// tests that must keep their actor busy while another thread sends.
+func runOnThreadAndWait(_ body: @escaping @Sendable () -> Void) {
+  let finished = NSCondition()
+  let isDone = Locked(false)
+  let thread = Thread {
+    body()
+    finished.lock()
+    isDone.withLock { $0 = true }
+    finished.signal()
+    finished.unlock()
+  }
+  finished.lock()
+  thread.start()
+  while !isDone.withLock({ $0 }) { finished.wait() }
+  finished.unlock()
+}
+
+@Suite("Events and observable values across isolation")
+struct EventIsolationTests {
+  @Test("A main-actor subscriber hears a detached task's sends on the main actor, in order")
+  @MainActor
+  func detachedSenderToMainActor() async {
+    let sender = EventSender<Int>()
+    let log = MainLog()
+    let subscription = sender.event.observe { value in
+      MainActor.preconditionIsolated("a main-actor subscriber was called off the main actor")
+      log.values.append(value)
+    }
+    await Task.detached {
+      for value in 0..<2_000 { sender.send(value) }
+    }.value
+    // A send on the main actor delivers what is queued for it first.
+    sender.send(2_000)
+    #expect(log.values == Array(0...2_000))
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test("A send on the subscriber's own actor calls it before it returns")
+  @MainActor
+  func sameIsolationIsSynchronous() {
+    let sender = EventSender<Int>()
+    let log = MainLog()
+    let subscription = sender.event.observe { log.values.append($0) }
+    sender.send(1)
+    #expect(log.values == [1])
+    sender.send(2)
+    #expect(log.values == [1, 2])
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test("A send on a custom global actor calls that actor's subscribers before it returns")
+  func customGlobalActorIsSynchronous() async {
+    #expect(await Self.sendOnIndexer() == [1, 2])
+  }
+
+  @Indexer
+  static func sendOnIndexer() -> [Int] {
+    let sender = EventSender<Int>()
+    var heard: [Int] = []
+    let subscription = sender.event.observe { heard.append($0) }
+    sender.send(1)
+    sender.send(2)
+    withExtendedLifetime(subscription) {}
+    return heard
+  }
+
+  @Test("An actor's closure subscription runs on that actor, hearing every send in order")
+  @MainActor
+  func actorInstanceSubscriber() async {
+    let sender = EventSender<Int>()
+    let tally = EventTally()
+    await tally.subscribe(to: sender.event)
+    for value in 0..<500 { sender.send(value) }
+    await Task.detached {
+      for value in 500..<1_000 { sender.send(value) }
+    }.value
+    #expect(await tally.send(1_000, with: sender) == Array(0...1_000))
+  }
+
+  @Test("A target released while values wait for it is not called, nor kept alive")
+  @MainActor
+  func targetReleasedWhileQueued() {
+    let sender = EventSender<Int>()
+    let log = MainLog()
+    let kept = MainListener("kept", log: log)
+    var dropped: MainListener? = MainListener("dropped", log: log)
+    sender.event.observe(kept, MainListener.hear)
+    sender.event.observe(dropped!) { listener, value in listener.hear(value) }
+    weak let weakDropped = dropped
+    // The main actor stays busy, so the values wait for it.
+    runOnThreadAndWait {
+      for value in 0..<3 { sender.send(value) }
+    }
+    #expect(log.entries.isEmpty)
+    dropped = nil
+    #expect(weakDropped == nil, "a queued value kept its target alive")
+    sender.send(3)
+    #expect(log.entries == ["kept 0", "kept 1", "kept 2", "kept 3"])
+  }
+
+  @Test("A subscription cancelled or released on another task hears nothing more")
+  @MainActor
+  func cancelledElsewhere() async {
+    let sender = EventSender<Int>()
+    let log = MainLog()
+    let cancelled = sender.event.observe { log.entries.append("cancelled \($0)") }
+    var released: Subscription? = sender.event.observe { log.entries.append("released \($0)") }
+    let kept = sender.event.observe { log.entries.append("kept \($0)") }
+    sender.send(1)
+    await Task.detached { cancelled.cancel() }.value
+    // The task holds the only reference, and drops it when it ends.
+    await Task.detached { [released] in _ = released }.value
+    released = nil
+    sender.send(2)
+    #expect(log.entries == ["cancelled 1", "released 1", "kept 1", "kept 2"])
+    withExtendedLifetime(kept) {}
+  }
+
+  @Test(
+    "The owner's notices run on the owner's actor, exact, when subscribers come and go elsewhere")
+  @MainActor
+  func noticesOnTheOwnersActor() async {
+    let (notices, told) = AsyncStream.makeStream(of: String.self)
+    let log = MainLog()
+    let sender = EventSender<Int>(
+      onFirstObserver: {
+        MainActor.preconditionIsolated("a notice ran off the owner's actor")
+        log.entries.append("first")
+        told.yield("first")
+      },
+      onLastObserverGone: {
+        MainActor.preconditionIsolated("a notice ran off the owner's actor")
+        log.entries.append("last")
+        told.yield("last")
+      })
+    let event = sender.event
+    await Task.detached {
+      for _ in 0..<50 {
+        let subscription = event.observe { _ in }
+        subscription.cancel()
+        _ = event.observe { _ in }  // released at once
+      }
+    }.value
+    var heard: [String] = []
+    for await notice in notices {
+      heard.append(notice)
+      if heard.count == 200 { break }
+    }
+    #expect(heard == Array(repeating: ["first", "last"], count: 100).flatMap { $0 })
+    #expect(log.entries == heard)
+  }
+
+  @Test("Subscriptions made where no actor is are called one send at a time, whatever thread sends")
+  func nonisolatedSubscribersOneAtATime() async {
+    let sender = EventSender<Int>()
+    let (active, overlaps, calls) = (Locked(0), Locked(0), Locked(0))
+    let subscription = sender.event.observe { _ in
+      if active.withLock({
+        $0 += 1
+        return $0
+      }) > 1 {
+        overlaps.withLock { $0 += 1 }
+      }
+      calls.withLock { $0 += 1 }
+      active.withLock { $0 -= 1 }
+    }
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<4 {
+        group.addTask { await onNewThread { for value in 0..<5_000 { sender.send(value) } } }
+      }
+    }
+    #expect(overlaps.withLock { $0 } == 0, "a handler was called while it was running")
+    #expect(calls.withLock { $0 } == 20_000)
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test("An actor's observable value: main-actor observers hear every assignment, in order")
+  @MainActor
+  func observableValueFromAnActor() async {
+    let meter = Meter()
+    let log = MainLog()
+    let subscription = meter.level.observe { old, new in
+      MainActor.preconditionIsolated("a main-actor observer was called off the main actor")
+      log.changes.append(Change(old: old, new: new))
+    }
+    await meter.ramp(to: 1_000)
+    #expect(meter.level.value == 1_000)
+    // Set on the main actor: delivers what is queued first.
+    meter.level.set(1_000)
+    let expected =
+      (0..<1_000).map { Change(old: $0, new: $0 + 1) } + [Change(old: 1_000, new: 1_000)]
+    #expect(log.changes == expected)
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test("Assigning the value delivers to observers isolated to no actor before it returns")
+  func assignmentWithoutActor() {
+    let volume = ObservableValue(1)
+    let heard = Locked<[Change]>([])
+    let subscription = volume.observe { old, new in
+      heard.withLock { $0.append(Change(old: old, new: new)) }
+    }
+    volume.value = 2
+    #expect(heard.withLock { $0 } == [Change(old: 1, new: 2)])
+    withExtendedLifetime(subscription) {}
+  }
+}
