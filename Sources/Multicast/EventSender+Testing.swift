@@ -17,3 +17,10 @@ extension EventSender {
     core.storage.checkInvariants()
   }
 }
+
+extension _EventCore {
+  /// The number of sends queued on lanes and not yet taken for delivery.
+  var waitingCount: Int {
+    queues.reduce(0) { $0 + $1.waitingCount }
+  }
+}

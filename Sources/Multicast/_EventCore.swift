@@ -310,13 +310,16 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   ) -> (first: Bool, second: Bool) {
     var reached = (first: false, second: false)
     withUnsafePointer(to: job.value) { value in
-      storage.forEach(registeredBefore: job.end) { object, subscriber in
+      // Other lanes' targets are not even loaded: they belong to other
+      // isolations, and loading one would keep it alive here for a moment.
+      storage.forEach(
+        registeredBefore: job.end,
+        where: { $0.isolation === first || $0.isolation === second }
+      ) { object, subscriber in
         if subscriber.isolation === first {
           reached.first = true
-        } else if subscriber.isolation === second {
-          reached.second = true
         } else {
-          return
+          reached.second = true
         }
         subscriber.handler(object, value)
       }
@@ -360,6 +363,11 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     withExtendedLifetime(witness) {}
   }
 
+  /// The queues of the lanes, for tests.
+  var queues: [_DeliveryQueue<_EventJob<Value>>] {
+    storage.withLockedState { _ in lanes.map(\.queue) }
+  }
+
   // MARK: Notices
 
   /// Makes `body`'s change to the registrations and, in the same critical
@@ -377,6 +385,12 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   ) -> Result {
     let (result, mustNotify, witness) = storage.mutate { state, garbage in
       let result = body(&state, &garbage)
+      // A closure subscription's registration is held by the core itself, so
+      // it is alive without loading anything. Only with none does this load
+      // a target, which then lives a moment longer, here.
+      if state.hasRegistration(heldBy: self) {
+        return (result, notices.record(isOccupied: true), nil as AnyObject?)
+      }
       let witness = state.firstLiveObject()
       return (result, notices.record(isOccupied: witness != nil), witness)
     }

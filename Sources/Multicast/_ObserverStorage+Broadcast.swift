@@ -53,10 +53,23 @@ extension _ObserverStorage {
     try forEach(from: beginBroadcast(registeredBefore: end), body)
   }
 
+  /// Calls `body` with each live registration made before the one numbered
+  /// `end` whose payload satisfies `isIncluded`, as
+  /// ``forEach(registeredBefore:_:)`` does; the others' objects are not
+  /// loaded at all.
+  @inlinable
+  func forEach(
+    registeredBefore end: UInt64, where isIncluded: (Payload) -> Bool,
+    _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Void
+  ) rethrows {
+    try forEach(from: beginBroadcast(registeredBefore: end), where: isIncluded, body)
+  }
+
   /// Calls `body` with each live registration from `start` on.
   @inlinable
   func forEach(
     from start: _BroadcastCursor<Payload, Index>,
+    where isIncluded: (Payload) -> Bool = { _ in true },
     _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Void
   ) rethrows {
     var cursor = start
@@ -64,8 +77,9 @@ extension _ObserverStorage {
     while cursor.position < cursor.count {
       let stamp = cursor.buffer.stamp(at: cursor.position)
       if _fastPath(stamp.isCurrent) {
-        if let object = cursor.entries[cursor.position].object {
-          try body(object, cursor.payloads[cursor.position])
+        let payload = cursor.payloads[cursor.position]
+        if isIncluded(payload), let object = cursor.entries[cursor.position].object {
+          try body(object, payload)
         }
       } else if !stamp.isRemoved {
         // Moved: go on in the buffer that replaced this one.

@@ -64,6 +64,19 @@ extension _ObserverStorage.State {
     firstLiveObject { _ in true }
   }
 
+  /// Whether a registration held by `object` is not removed: then it is
+  /// alive as long as `object` is, which the caller knows, and no weak
+  /// reference needs loading.
+  ///
+  /// - Complexity: O(n), where n is the number of registrations.
+  func hasRegistration(heldBy object: AnyObject) -> Bool {
+    let key = ObjectIdentifier(object)
+    for position in 0..<buffer.count where buffer.entry(at: position).pointee.key == key {
+      if !buffer.stamp(at: position).isRemoved { return true }
+    }
+    return false
+  }
+
   /// The object of the first live registration whose payload satisfies
   /// `predicate`, or `nil` if there is none.
   ///
