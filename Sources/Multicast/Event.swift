@@ -15,6 +15,10 @@
 /// for await count in metronome.ticks.values { ... }  // until the loop ends
 /// ```
 ///
+/// An `Event` is `Sendable` when its value is: hand it to any actor or task,
+/// and subscribe there. Each subscription's handler runs on the isolation it
+/// was made from.
+///
 /// See ``EventSender`` for the contract, the owner's notices and threads.
 public struct Event<Value> {
   let core: _EventCore<Value>
@@ -22,7 +26,14 @@ public struct Event<Value> {
   /// Calls `handler` with every value sent, for as long as you keep the
   /// returned subscription.
   ///
-  /// - Parameter handler: What to do with each value.
+  /// `handler` runs on the isolation this is called from: a main-actor view
+  /// model's handler runs on the main actor, whoever sends. See
+  /// <doc:Concurrency>.
+  ///
+  /// - Parameters:
+  ///   - isolation: The caller's isolation, where `handler` runs; leave the
+  ///     default.
+  ///   - handler: What to do with each value.
   /// - Returns: The subscription: releasing it or cancelling it ends the
   ///   subscription.
   /// - Complexity: Amortized O(1).
@@ -39,7 +50,10 @@ public struct Event<Value> {
   /// handler needs no capture of it and makes no retain cycle.
   ///
   /// - Parameters:
-  ///   - target: The object that hears the event; held weakly.
+  ///   - target: The object that hears the event; held weakly, also while
+  ///     values wait for it on its isolation.
+  ///   - isolation: The caller's isolation, where `handler` runs; leave the
+  ///     default.
   ///   - handler: What to do with the target and each value.
   /// - Returns: A subscription that can end it early; discarding it changes
   ///   nothing.
@@ -64,6 +78,8 @@ public struct Event<Value> {
   ///
   /// - Parameters:
   ///   - target: The object that hears the event; held weakly.
+  ///   - isolation: The caller's isolation, where `action` runs; leave the
+  ///     default.
   ///   - action: The method to call, taking the value.
   /// - Returns: A subscription that can end it early; discarding it changes
   ///   nothing.
@@ -82,7 +98,10 @@ public struct Event<Value> {
   /// as the event. Capturing the event's owner strongly makes a cycle that
   /// keeps both alive; capture it weakly.
   ///
-  /// - Parameter handler: What to do with each value.
+  /// - Parameters:
+  ///   - isolation: The caller's isolation, where `handler` runs; leave the
+  ///     default.
+  ///   - handler: What to do with each value.
   /// - Complexity: Amortized O(1).
   public func observeForever(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
@@ -92,7 +111,9 @@ public struct Event<Value> {
 
   /// Ends every subscription bound to `target`.
   ///
-  /// - Parameter target: The object whose subscriptions end.
+  /// - Parameters:
+  ///   - target: The object whose subscriptions end.
+  ///   - isolation: The caller's isolation; leave the default.
   /// - Returns: How many subscriptions ended.
   /// - Complexity: O(n), where n is the number of subscriptions.
   @discardableResult
@@ -118,6 +139,8 @@ extension Event where Value == Void {
   ///
   /// - Parameters:
   ///   - target: The object that hears the event; held weakly.
+  ///   - isolation: The caller's isolation, where `action` runs; leave the
+  ///     default.
   ///   - action: The method to call.
   /// - Returns: A subscription that can end it early; discarding it changes
   ///   nothing.

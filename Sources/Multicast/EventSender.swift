@@ -27,7 +27,7 @@
 /// made; each is held as long as its token or its target lives, never longer;
 /// a subscription made or ended during a delivery follows the re-entrancy
 /// rules of ``MulticastDelegate``; and no lock is held while handlers run.
-/// Sending with no subscriber takes an uncontended lock twice and allocates
+/// Sending with no subscriber takes an uncontended lock and allocates
 /// nothing.
 ///
 /// # Knowing when anyone listens
@@ -44,20 +44,48 @@
 /// subscribes or cancels runs to its end before the notice it causes begins.
 /// Capture the owner weakly in these closures: the sender keeps them.
 ///
-/// # Threads
+/// # Actors and threads
 ///
-/// `EventSender`, ``Event`` and ``Subscription`` are not `Sendable`. Their
-/// handlers are ordinary closures that run where the value is sent, so that
-/// code on the main actor can subscribe with closures that touch main-actor
-/// state. Keep an event and its subscribers in one isolation domain. To hand
-/// values to other tasks, iterate ``Event/values``; to broadcast across threads,
-/// use a ``MulticastDelegate`` whose observer protocol is `Sendable`.
+/// When `Value` is `Sendable`, so are `EventSender` and ``Event``, and a
+/// ``Subscription`` always is: an actor can keep the sender, offer the event
+/// to a main-actor view model, and send from any task. Each subscription
+/// keeps the isolation it was made from (the main actor, a global actor, an
+/// actor instance, or none), and its handler runs there, so a main-actor
+/// view model subscribes with closures that touch its state:
+///
+/// - A send calls the subscriptions made on its own isolation before it
+///   returns, after any values still waiting for them.
+/// - For subscriptions made on another actor, it queues the value; that actor
+///   hears the values in the order they were sent, whatever the priorities
+///   of the tasks that sent them. A target is held weakly while values wait
+///   for it, and one released before its turn is not called.
+/// - Subscriptions made where no actor is are called on a sending thread,
+///   one send at a time, in order.
+/// - The notices run on the isolation the sender was made on: at once when
+///   the change is made there, otherwise soon after, in order.
+///
+/// Code isolated to no actor has none to hand values to: a handler it
+/// subscribes runs on whichever thread sends, so let it touch only `Sendable`
+/// state, or subscribe from an actor. Such code on the main thread counts as
+/// the main actor. An owner isolated to no actor can pass its caller's
+/// isolation on, so that its caller's subscribers hear its sends at once:
+///
+/// ```swift
+/// func beat(_ count: Int, isolation: isolated (any Actor)? = #isolation) {
+///   tick.send(count)
+/// }
+/// ```
+///
+/// With a value that is not `Sendable`, the event stays in one isolation
+/// domain, and its sends reach every subscription before they return.
 public final class EventSender<Value> {
   let core: _EventCore<Value>
 
   /// Creates a sender with no subscribers.
   ///
   /// - Parameters:
+  ///   - isolation: The caller's isolation, where the notices run; leave the
+  ///     default.
   ///   - onFirstObserver: Runs when the event goes from no subscription to
   ///     one.
   ///   - onLastObserverGone: Runs when the last subscription ends: cancelled,
@@ -75,8 +103,18 @@ public final class EventSender<Value> {
 
   /// Calls every subscription with `value`, in the order they were made.
   ///
-  /// - Parameter value: The value to deliver.
-  /// - Complexity: O(n), where n is the number of subscriptions.
+  /// Subscriptions made on the caller's isolation (and those made where no
+  /// actor is) are called before this returns, after any values still
+  /// waiting for them. For subscriptions made on another actor the value is
+  /// queued, and delivered there in the order values were sent.
+  ///
+  /// - Parameters:
+  ///   - value: The value to deliver.
+  ///   - isolation: The caller's isolation; leave the default.
+  /// - Complexity: O(n), where n is the number of subscriptions, plus O(a),
+  ///   where a is the number of actors subscriptions were made on. A value
+  ///   queued for another actor is copied once per actor; a task is made
+  ///   when that actor's queue was idle.
   public func send(_ value: Value, isolation: isolated (any Actor)? = #isolation) {
     core.send(value, from: isolation)
   }
@@ -87,6 +125,7 @@ public final class EventSender<Value> {
   /// reached yet, as with any cancellation. `onLastObserverGone` runs if any
   /// subscription was alive.
   ///
+  /// - Parameter isolation: The caller's isolation; leave the default.
   /// - Complexity: O(n), where n is the number of subscriptions.
   public func removeAllObservers(isolation: isolated (any Actor)? = #isolation) {
     core.unsubscribeAll(from: isolation)
@@ -102,6 +141,7 @@ public final class EventSender<Value> {
 extension EventSender where Value == Void {
   /// Calls every subscription, in the order they were made.
   ///
+  /// - Parameter isolation: The caller's isolation; leave the default.
   /// - Complexity: O(n), where n is the number of subscriptions.
   public func send(isolation: isolated (any Actor)? = #isolation) {
     send((), isolation: isolation)

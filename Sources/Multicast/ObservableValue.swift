@@ -14,8 +14,23 @@
 /// ``EventSender``; an observer that assigns the value during a delivery starts
 /// a nested delivery, which finishes before the outer one goes on.
 ///
-/// `ObservableValue` is not `Sendable`: keep it and its observers in one
-/// isolation domain, such as the main actor.
+/// # Actors and threads
+///
+/// `ObservableValue` is `Sendable` when its value is: an actor can keep one
+/// and offer it to a main-actor view model. Reading ``value`` is safe from
+/// any isolation, and each observer hears the changes on the isolation it
+/// subscribed from, as an ``Event``'s subscriptions do: every change, in the
+/// order of the assignments, none skipped or merged. An observer on a busy
+/// actor hears them all, late.
+///
+/// Assigning ``value`` cannot know the actor it runs on: it calls observers
+/// isolated to no actor at once, and main-actor observers when made on the
+/// main thread; others hear the change from their queue. ``set(_:isolation:)``
+/// knows its caller's actor and calls that actor's observers before it
+/// returns.
+///
+/// Each assignment is atomic; a read followed by an assignment, such as
+/// `value += 1`, is not: two isolations incrementing at once can lose one.
 public final class ObservableValue<Value> {
   private let core: _EventCore<(old: Value, new: Value)>
   /// Guards `stored`, and orders the assignments' deliveries: each
@@ -84,7 +99,10 @@ public final class ObservableValue<Value> {
   /// Calls `handler` with the old and the new value at each change, for as
   /// long as you keep the returned subscription.
   ///
-  /// - Parameter handler: What to do with each change.
+  /// - Parameters:
+  ///   - isolation: The caller's isolation, where `handler` runs; leave the
+  ///     default.
+  ///   - handler: What to do with each change.
   /// - Returns: The subscription: releasing it or cancelling it ends it.
   /// - Complexity: Amortized O(1).
   public func observe(
@@ -99,6 +117,8 @@ public final class ObservableValue<Value> {
   ///
   /// - Parameters:
   ///   - target: The object that observes; held weakly.
+  ///   - isolation: The caller's isolation, where `handler` runs; leave the
+  ///     default.
   ///   - handler: What to do with the target and each change.
   /// - Returns: A subscription that can end it early; discarding it changes
   ///   nothing.
@@ -115,7 +135,9 @@ public final class ObservableValue<Value> {
 
   /// Ends every subscription bound to `target`.
   ///
-  /// - Parameter target: The object whose subscriptions end.
+  /// - Parameters:
+  ///   - target: The object whose subscriptions end.
+  ///   - isolation: The caller's isolation; leave the default.
   /// - Returns: How many subscriptions ended.
   /// - Complexity: O(n), where n is the number of subscriptions.
   @discardableResult

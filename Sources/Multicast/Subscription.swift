@@ -22,8 +22,9 @@
 /// subscriptions.removeAll()  // both end here
 /// ```
 ///
-/// Subscriptions compare by identity. `Subscription` is not `Sendable`: it
-/// belongs to the isolation domain that made it, like the event it came from.
+/// Subscriptions compare by identity. A `Subscription` is `Sendable`: keep
+/// it, cancel it or release it on any actor or thread, even in the
+/// nonisolated `deinit` of a main-actor class.
 public final class Subscription: Hashable, Sendable {
   /// How long a subscription lasts unless it is cancelled.
   enum Lifetime: Sendable {
@@ -35,8 +36,8 @@ public final class Subscription: Hashable, Sendable {
 
   /// The event's core, held weakly: a subscription does not keep its event.
   private weak let source: (any _SubscriptionSource)?
-  /// The registration to end. Ending it again does nothing: registrations
-  /// are never numbered again.
+  /// The registration to end; ending it again does nothing, since no other
+  /// registration ever gets its number.
   private let registration: _Registration
   private let lifetime: Lifetime
 
@@ -46,13 +47,14 @@ public final class Subscription: Hashable, Sendable {
     self.lifetime = lifetime
   }
 
-  /// Ends the subscription.
+  /// Ends the subscription, from any isolation.
   ///
   /// Cancelling again does nothing.
   ///
   /// A delivery under way does not reach a subscription cancelled before its
-  /// turn.
+  /// turn, nor do values still waiting for it on its actor.
   ///
+  /// - Parameter isolation: The caller's isolation; leave the default.
   /// - Complexity: O(log n), where n is the number of subscriptions.
   public func cancel(isolation: isolated (any Actor)? = #isolation) {
     source?.unsubscribe(registration, from: isolation)

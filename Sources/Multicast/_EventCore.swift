@@ -78,8 +78,8 @@ private final class _NoLane: Sendable {}
 private let noLane = _NoLane()
 
 /// The lanes a send delivers where it runs: the lane of subscriptions made
-/// where no actor is, and the lane of the sender's own isolation. Either may
-/// be missing.
+/// where no actor is, and the lane of the sender's own isolation, either of
+/// which may be missing.
 struct _LocalSend<Value> {
   typealias Job = _EventJob<Value>
 

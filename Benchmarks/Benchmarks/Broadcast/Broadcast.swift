@@ -205,7 +205,8 @@ let benchmarks: @Sendable () -> Void = {
   blackHole(listeners)
 
   // A background task broadcasting to 10 main-actor observers: the library's
-  // queue, a task per event, and an AsyncStream pump. Each iteration sends
+  // queue (a protocol broadcast and an event), a task per event, and an
+  // AsyncStream pump. Each iteration sends
   // `events` events, counted cumulatively by the observers.
   let events = 20_000
   let delivery = Benchmark.Configuration(
@@ -216,6 +217,14 @@ let benchmarks: @Sendable () -> Void = {
     var sent = 0
     for _ in benchmark.scaledIterations {
       await audience.sendThroughMulticast(sent..<sent + events)
+      sent += events
+    }
+  }
+  Benchmark("deliver event n=10 x\(events)", configuration: delivery) { benchmark in
+    let audience = await MainActorAudience(count: 10)
+    var sent = 0
+    for _ in benchmark.scaledIterations {
+      await audience.sendThroughEvent(sent..<sent + events)
       sent += events
     }
   }

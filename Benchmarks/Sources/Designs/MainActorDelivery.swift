@@ -42,11 +42,25 @@ package final class Screen: MainActorTickObserver {
 package final class MainActorAudience: Sendable {
   package let screens: [Screen]
   private let observers = MulticastDelegate<any MainActorTickObserver>()
+  private let ticks = EventSender<Int>()
 
   @MainActor
   package init(count: Int) {
     screens = (0..<count).map { _ in Screen() }
-    for screen in screens { observers.addObserver(screen) }
+    for screen in screens {
+      observers.addObserver(screen)
+      // Subscribed on the main actor, so the event calls them there.
+      ticks.event.observe(screen, Screen.tick)
+    }
+  }
+
+  /// The library's event: the screens subscribed on the main actor, and the
+  /// sends queued for it, drained in batches.
+  package func sendThroughEvent(_ events: Range<Int>) async {
+    await Task.detached { [ticks] in
+      for value in events { ticks.send(value) }
+    }.value
+    await screens.last!.waitUntilTicked(events.upperBound)
   }
 
   /// The library: one queue, drained in batches on the main actor.

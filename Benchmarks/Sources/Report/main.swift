@@ -172,7 +172,8 @@ print("| design | µs per event | allocations per event | time / onMainActor's |
 print("|---|---:|---:|---:|")
 let delivered = perOperation("deliver_multicast_n=10")
 for (design, label) in [
-  ("multicast", "onMainActor"), ("task-per-event", "a Task per event"),
+  ("multicast", "onMainActor"), ("event", "an event's send"),
+  ("task-per-event", "a Task per event"),
   ("asyncstream", "an AsyncStream pump"),
 ] {
   let (nanoseconds, allocations) = perOperation("deliver_\(design)_n=10")
