@@ -66,9 +66,11 @@
 ///
 /// Code isolated to no actor has none to hand values to: a handler it
 /// subscribes runs on whichever thread sends, so let it touch only `Sendable`
-/// state, or subscribe from an actor. Such code on the main thread counts as
-/// the main actor. An owner isolated to no actor can pass its caller's
-/// isolation on, so that its caller's subscribers hear its sends at once:
+/// state, or subscribe from an actor. Where code runs is what the compiler
+/// knows (`#isolation`): synchronous code isolated to no actor counts as
+/// elsewhere, even on the main thread, and its sends to actors' subscribers
+/// are queued. An owner isolated to no actor can pass its caller's isolation
+/// on, so that its caller's subscribers hear its sends at once:
 ///
 /// ```swift
 /// func beat(_ count: Int, isolation: isolated (any Actor)? = #isolation) {

@@ -25,9 +25,11 @@
 ///
 /// Assigning ``value`` cannot know the actor it runs on: it calls observers
 /// isolated to no actor at once, and main-actor observers when made on the
-/// main thread; others hear the change from their queue. ``set(_:isolation:)``
-/// knows its caller's actor and calls that actor's observers before it
-/// returns.
+/// main thread, where apps run the main actor; others hear the change from
+/// their queue. ``set(_:isolation:)`` knows its caller's actor, as the
+/// compiler does, and calls that actor's observers before it returns: use
+/// it on actors, and in tests, since test runners may run the main actor
+/// elsewhere (Swift Testing on Linux does).
 ///
 /// Each assignment is atomic; a read followed by an assignment, such as
 /// `value += 1`, is not: two isolations incrementing at once can lose one.
@@ -44,9 +46,8 @@ public final class ObservableValue<Value> {
   /// new value.
   public var value: Value {
     get { lock.withLock { stored } }
-    // A setter cannot know the actor it runs on: it delivers as code
-    // isolated to no actor does.
-    set { assign(newValue, from: nil) }
+    // A setter cannot know the actor it runs on.
+    set { assign(newValue, from: _isolationOfUnknownCaller()) }
   }
 
   /// Sets the value, and calls every observer with the old and the new value.

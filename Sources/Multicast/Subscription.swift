@@ -85,6 +85,8 @@ public final class Subscription: Hashable, Sendable {
   }
 
   deinit {
-    if lifetime == .untilReleased { source?.unsubscribe(registration, from: nil) }
+    if lifetime == .untilReleased {
+      source?.unsubscribe(registration, from: _isolationOfUnknownCaller())
+    }
   }
 }

@@ -56,20 +56,22 @@ struct _EventLane<Value>: Sendable {
   /// The actor as the subscribers' payloads record it.
   var key: AnyObject? { actor }
 
-  /// Whether code running in `isolation` can deliver this lane's sends
+  /// Whether code isolated to `isolation` can deliver this lane's sends
   /// itself: the lane belongs to no actor, or to that one.
   func isDeliverable(from isolation: (any Actor)?) -> Bool {
-    guard let actor else { return true }
-    return _isRunning(on: actor, from: isolation)
+    actor == nil || actor === isolation
   }
 }
 
-/// Whether code whose static isolation is `isolation` runs on `actor`: it is
-/// isolated to it, or it is isolated to none and runs on the main thread,
-/// the main actor's.
-func _isRunning(on actor: any Actor, from isolation: (any Actor)?) -> Bool {
-  if let isolation { return actor === isolation }
-  return actor === MainActor.shared && _multicast_is_main_thread()
+/// The isolation to act as, for code that cannot know its own (a property's
+/// setter, a `deinit`): the main actor on the main thread, where Swift runs
+/// it, and otherwise none.
+///
+/// Code that knows its isolation (`#isolation`) goes by that alone, even when
+/// it is `nil` on the main thread, as ``MulticastDelegate/onMainActor(isolation:_:)``
+/// does: what the compiler knows decides, the same on every platform.
+func _isolationOfUnknownCaller() -> (any Actor)? {
+  _multicast_is_main_thread() ? MainActor.shared : nil
 }
 
 /// An object no subscription records as its isolation: what a walk matches
@@ -404,7 +406,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// at once when the caller runs there (or the owner has none), otherwise
   /// from a task on it.
   private func notifyOwner(from isolation: (any Actor)?) {
-    guard let owner, !_isRunning(on: owner, from: isolation) else {
+    guard let owner, owner !== isolation else {
       tellOwner()
       return
     }
