@@ -71,9 +71,12 @@ final class IndexerDeliveries {
 }
 
 /// Subscribes and ends subscriptions on the main actor while the producers
-/// run: closure subscriptions that it cancels, and target subscriptions whose
-/// targets it releases, in turn. Returns what each heard, once `sender`,
-/// sent from here, has delivered everything queued for the main actor.
+/// run.
+///
+/// It makes closure subscriptions, which it cancels, and target
+/// subscriptions, whose targets it releases, in turn. Returns what each
+/// heard, once `sender`, sent from here, has delivered everything queued for
+/// the main actor.
 @MainActor
 func churnOnMainActor(
   _ sender: EventSender<Delivery>, _ production: Production
