@@ -5,7 +5,7 @@
 ///
 /// An `EventSender` is for closures what ``MulticastDelegate`` is for
 /// protocols. The owner keeps the sender, exposes its ``event``, and alone
-/// can ``send(_:)``:
+/// can ``send(_:isolation:)``:
 ///
 /// ```swift
 /// final class Metronome {
@@ -36,7 +36,7 @@
 /// runs when the event goes from no subscription to one, and
 /// `onLastObserverGone` when the last one ends. A subscription ends when it is
 /// cancelled, when its token is released, or when its target dies. A target
-/// that dies is noticed at the next ``send(_:)``, since nothing tells the
+/// that dies is noticed at the next ``send(_:isolation:)``, since nothing tells the
 /// event of a death until it looks.
 ///
 /// Each transition is noticed exactly once, and the notices run one at a time

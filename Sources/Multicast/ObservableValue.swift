@@ -114,7 +114,7 @@ public final class ObservableValue<Value> {
   }
 
   /// Calls `handler` with `target` and the old and the new value at each
-  /// change, for as long as `target` lives or until ``removeObservers(_:)``.
+  /// change, for as long as `target` lives or until ``removeObservers(_:isolation:)``.
   ///
   /// - Parameters:
   ///   - target: The object that observes; held weakly.

@@ -5,11 +5,11 @@
 ///
 /// How long a subscription lasts depends on how it was made:
 ///
-/// - A closure subscription (``Event/observe(_:)``) lasts while you keep its
-///   `Subscription`: releasing it, or calling ``cancel()``, ends it.
+/// - A closure subscription (``Event/observe(isolation:_:)``) lasts while you keep its
+///   `Subscription`: releasing it, or calling ``cancel(isolation:)``, ends it.
 /// - A subscription bound to a target (`event.observe(target, ...)`)
 ///   lasts while the target lives. Its `Subscription` may be discarded; keep
-///   it only to end the subscription early with ``cancel()``.
+///   it only to end the subscription early with ``cancel(isolation:)``.
 ///
 /// Keep many subscriptions together in a `Set` and end them all at once by
 /// emptying it. Here with the player of the AudioPlayer example, whose

@@ -643,6 +643,74 @@ struct DocumentationSnippetTests {
   }
 }
 
+// MARK: Events and observable values across actors
+
+actor Upload {
+  private let sentSender = EventSender<Int>()
+  nonisolated var bytesSent: Event<Int> { sentSender.event }
+  nonisolated let fraction = ObservableValue(0.0)
+  let total: Int
+
+  init(total: Int) {
+    self.total = total
+  }
+
+  func sent(_ bytes: Int) {
+    sentSender.send(bytes)
+    fraction.set(Double(bytes) / Double(total))
+  }
+}
+
+@MainActor
+final class UploadViewModel {
+  private(set) var status = ""
+  private(set) var progress = 0.0
+  private var subscriptions: Set<Subscription> = []
+
+  init(upload: Upload) {
+    upload.bytesSent.observe { [unowned self] bytes in
+      status = "\(bytes) bytes sent"
+    }.store(in: &subscriptions)
+    upload.fraction.observe(self) { model, _, new in model.progress = new }
+      .store(in: &subscriptions)
+  }
+}
+
+@Suite("Concurrency article: events and observable values across actors")
+@MainActor
+struct EventsAcrossActorsSnippetTests {
+  @Test("A main-actor view model hears an upload actor's event and observable value")
+  func uploadViewModel() async {
+    let upload = Upload(total: 200)
+    let model = UploadViewModel(upload: upload)
+    // A main-actor subscription made after the model's hears each value
+    // after it.
+    let (heard, hear) = AsyncStream.makeStream(of: Int.self)
+    let probe = upload.bytesSent.observe { hear.yield($0) }
+    await upload.sent(100)
+    await upload.sent(200)
+    for await bytes in heard where bytes == 200 { break }
+    #expect(model.status == "200 bytes sent")
+    #expect(upload.fraction.value == 1)
+    // A set on the main actor delivers what waits for the main actor first.
+    upload.fraction.set(1)
+    #expect(model.progress == 1)
+    withExtendedLifetime(probe) {}
+  }
+
+  @Test("The values stream made before its task hears the first value sent after it")
+  func streamMadeBeforeItsTask() async {
+    let upload = Upload(total: 10)
+    let sizes = upload.bytesSent.values  // subscribed from here on
+    let firstSize = Task {
+      for await size in sizes { return size }
+      return 0
+    }
+    await upload.sent(10)
+    #expect(await firstSize.value == 10)
+  }
+}
+
 // MARK: Migrating across isolations
 
 @MainActor
