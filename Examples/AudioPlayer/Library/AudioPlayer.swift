@@ -35,11 +35,11 @@ public import Multicast
 /// # Threads
 ///
 /// The player is an actor, so its state and its playback live away from the
-/// main actor, and code everywhere, the main actor included, calls it with
-/// `await`. Its views are `@MainActor` classes, as in a Swift 6 app: they
-/// add themselves as observers and subscribe to ``elapsed`` and ``volume``
-/// on the main actor, with closures and methods that touch main-actor state,
-/// and each handler runs there.
+/// main actor, and code everywhere, the main actor included, calls its
+/// methods with `await`. Its views are `@MainActor` classes, as in a Swift 6
+/// app: they add themselves as observers and subscribe to ``elapsed`` and
+/// ``volume`` on the main actor, with closures and methods that touch
+/// main-actor state, and each handler runs there.
 ///
 /// What the player has to tell its views, changes of state and progress,
 /// goes to the main actor as one queue of news, in the order it happened.
