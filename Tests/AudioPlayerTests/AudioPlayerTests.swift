@@ -9,7 +9,8 @@ import Testing
 /// protocol is.
 final class CallRecorder: AudioPlayerObserver {
   var calls: [String] = []
-  func audioPlayer(_ player: AudioPlayer, didStartPlaying item: AudioPlayer.Item) {
+  func audioPlayer(_ player: AudioPlayer, didStartPlaying item: AudioPlayer.Item, at position: Int)
+  {
     calls.append("start \(item.title)")
   }
   func audioPlayer(_ player: AudioPlayer, didPause item: AudioPlayer.Item) {
@@ -30,40 +31,42 @@ let songs = [
 @MainActor
 struct AudioPlayerTests {
   @Test("Observers get one call per change of state, in order")
-  func transitions() throws {
+  func transitions() async throws {
     let player = AudioPlayer(playlist: songs)
     let recorder = CallRecorder()
     player.addObserver(recorder)
-    try player.play(at: 0)
-    player.pause()
-    player.resume()
-    player.next()
-    player.next()
+    try await player.play(at: 0)
+    await player.pause()
+    await player.resume()
+    await player.next()
+    await player.next()
+    await player.waitForDelivery()
     #expect(recorder.calls == ["start One", "pause One", "resume One", "start Two", "stop"])
-    #expect(player.state == .idle)
+    #expect(await player.state == .idle)
   }
 
   @Test("Requests that change nothing broadcast nothing")
-  func harmlessRequests() throws {
+  func harmlessRequests() async throws {
     let player = AudioPlayer(playlist: songs)
     let recorder = CallRecorder()
     player.addObserver(recorder)
-    player.pause()
-    player.resume()
-    player.stop()
-    try player.play(at: 1)
-    player.resume()
-    player.pause()
-    player.pause()
+    await player.pause()
+    await player.resume()
+    await player.stop()
+    try await player.play(at: 1)
+    await player.resume()
+    await player.pause()
+    await player.pause()
+    await player.waitForDelivery()
     #expect(recorder.calls == ["start Two", "pause Two"])
-    #expect(player.state == .paused(songs[1]))
+    #expect(await player.state == .paused(songs[1]))
   }
 
   @Test("Playing past the end of the playlist is an error that says why")
-  func noSuchItem() {
+  func noSuchItem() async {
     let player = AudioPlayer(playlist: songs)
-    #expect(throws: AudioPlayer.Error.noSuchItem(position: 5, playlistCount: 2)) {
-      try player.play(at: 5)
+    await #expect(throws: AudioPlayer.Error.noSuchItem(position: 5, playlistCount: 2)) {
+      try await player.play(at: 5)
     }
     #expect(
       "\(AudioPlayer.Error.noSuchItem(position: 5, playlistCount: 2))"
@@ -71,17 +74,20 @@ struct AudioPlayerTests {
   }
 
   @Test("Each view renders only the changes it implements")
-  func views() throws {
+  func views() async throws {
     var lines: [String] = []
     let player = AudioPlayer(playlist: songs)
     let nowPlaying = NowPlayingView(player: player) { lines.append("now: " + $0) }
     let playlist = PlaylistView(player: player) { lines.append("list: " + $0) }
     let mini = MiniPlayer(player: player) { lines.append("mini: " + $0) }
-    try player.play(at: 1)
-    player.advance(by: .seconds(30))
+    try await player.play(at: 1)
+    await player.advance(by: .seconds(30))
+    // The volume is not the player's news: wait for the news first.
+    await player.waitForDelivery()
     player.volume.set(try #require(AudioPlayer.Volume(0.25)))
-    player.pause()
-    player.stop()
+    await player.pause()
+    await player.stop()
+    await player.waitForDelivery()
     #expect(
       lines == [
         "now: Now playing: Two (3:07)",
@@ -109,51 +115,57 @@ struct AudioPlayerTests {
       await player.advance(by: .seconds(5))
       await player.stop()
     }.value
+    await player.waitForDelivery()
     #expect(lines == ["[▶ One]", "[▶ One 0:05 / 1:05]", "[■ stopped]"])
     withExtendedLifetime(mini) {}
   }
 
   @Test("A view that is released hears nothing more, on any face")
-  func viewLifetime() throws {
+  func viewLifetime() async throws {
     var lines: [String] = []
     let player = AudioPlayer(playlist: songs)
     var mini: MiniPlayer? = MiniPlayer(player: player) { lines.append($0) }
-    try player.play(at: 0)
+    try await player.play(at: 0)
+    await player.waitForDelivery()
     mini = nil
-    player.advance(by: .seconds(5))
+    await player.advance(by: .seconds(5))
     player.volume.set(try #require(AudioPlayer.Volume(1)))
-    player.stop()
+    await player.stop()
+    await player.waitForDelivery()
     #expect(lines == ["[▶ One]"])
     _ = mini
   }
 
   @Test("Playback advances while playing, goes on into the next item, and stops after the last")
-  func progress() throws {
+  func progress() async throws {
     let player = AudioPlayer(playlist: songs)
     let recorder = CallRecorder()
     player.addObserver(recorder)
     var sent: [String] = []
     let subscription = player.elapsed.observe { sent.append("\($0.item.title) \($0)") }
-    player.advance(by: .seconds(10))  // idle: nothing plays
-    try player.play(at: 0)
-    player.advance(by: .seconds(20))
-    player.pause()
-    player.advance(by: .seconds(100))  // paused: nothing moves
-    #expect(player.elapsedTime == .seconds(20))
-    player.resume()
-    player.advance(by: .seconds(50))  // the 45 s left of One, then 5 s of Two
-    #expect(player.currentPosition == 1 && player.elapsedTime == .seconds(5))
-    player.advance(by: .seconds(1_000))
+    await player.advance(by: .seconds(10))  // idle: nothing plays
+    try await player.play(at: 0)
+    await player.advance(by: .seconds(20))
+    await player.pause()
+    await player.advance(by: .seconds(100))  // paused: nothing moves
+    #expect(await player.elapsedTime == .seconds(20))
+    await player.resume()
+    await player.advance(by: .seconds(50))  // the 45 s left of One, then 5 s of Two
+    #expect(await player.currentPosition == 1)
+    #expect(await player.elapsedTime == .seconds(5))
+    await player.advance(by: .seconds(1_000))
+    await player.waitForDelivery()
     #expect(
       sent == ["One 0:20 / 1:05", "One 1:05 / 1:05", "Two 0:05 / 3:07", "Two 3:07 / 3:07"])
     #expect(
       recorder.calls == ["start One", "pause One", "resume One", "start Two", "stop"])
-    #expect(player.state == .idle && player.elapsedTime == .seconds(0))
+    #expect(await player.state == .idle)
+    #expect(await player.elapsedTime == .seconds(0))
     subscription.cancel()
   }
 
   @Test("Volume: from 0 to 1 only, each change heard with the old and the new value")
-  func volume() throws {
+  func volume() async throws {
     #expect(AudioPlayer.Volume(1.5) == nil)
     #expect(AudioPlayer.Volume(-0.1) == nil)
     #expect(AudioPlayer.Volume(.nan) == nil)
@@ -162,36 +174,39 @@ struct AudioPlayerTests {
     var changes: [String] = []
     let subscription = player.volume.observe { old, new in changes.append("\(old) → \(new)") }
     for line in ["volume 0.8", "volume 0"] {
-      try player.perform(#require(try Command(parsing: line)))
+      try await player.perform(#require(try Command(parsing: line)))
     }
     #expect(changes == ["50% → 80%", "80% → 0%"])
     subscription.cancel()
   }
 
   @Test("The player's documented example works as written")
-  func documentedExample() throws {
+  func documentedExample() async throws {
     var printed: [String] = []
     func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
     let (song, otherSong) = (songs[1], songs[0])
 
     let player = AudioPlayer(playlist: [song, otherSong])
     let view = NowPlayingView(player: player, output: { print($0) })
-    try player.play(at: 0)  // prints "Now playing: ..."
     var subscriptions: Set<Subscription> = []
     player.elapsed.observe { print("at", $0) }.store(in: &subscriptions)
     player.volume.observe { old, new in print(old, "->", new) }.store(in: &subscriptions)
-    player.advance(by: .seconds(30))  // prints "at 0:30 / 3:07"
+    try await player.play(at: 0)
+    await player.advance(by: .seconds(30))
+    await player.waitForDelivery()  // prints "Now playing: ..." and "at 0:30 / 3:07"
+    #expect(printed == ["Now playing: Two (3:07)", "at 0:30 / 3:07"])
     player.volume.set(AudioPlayer.Volume(0.8)!)  // prints "50% -> 80%"
 
     #expect(printed == ["Now playing: Two (3:07)", "at 0:30 / 3:07", "50% -> 80%"])
     subscriptions.removeAll()
-    player.advance(by: .seconds(1))
+    await player.advance(by: .seconds(1))
+    await player.waitForDelivery()
     #expect(printed.count == 3)
     withExtendedLifetime(view) {}
   }
 
   @Test("A removed or deallocated observer hears nothing more")
-  func removal() throws {
+  func removal() async throws {
     let player = AudioPlayer(playlist: songs)
     let kept = CallRecorder()
     let removed = CallRecorder()
@@ -199,7 +214,8 @@ struct AudioPlayerTests {
     for observer in [kept, removed, dropped!] { player.addObserver(observer) }
     player.removeObserver(removed)
     dropped = nil
-    try player.play(at: 0)
+    try await player.play(at: 0)
+    await player.waitForDelivery()
     #expect(kept.calls == ["start One"])
     #expect(removed.calls.isEmpty)
   }

@@ -29,7 +29,7 @@ struct AudioPlayerDemo {
     "play 2", "stop",
   ]
 
-  static func main() {
+  static func main() async {
     let arguments = Array(CommandLine.arguments.dropFirst())
     let nextLine: () -> String?
     switch arguments.count {
@@ -44,17 +44,17 @@ struct AudioPlayerDemo {
     default:
       fail("usage: audio-player [--commands FILE | --commands -]", status: 2)
     }
-    let failures = play(nextLine)
+    let failures = await play(nextLine)
     exit(failures == 0 ? 0 : 1)
   }
 
-  /// Runs the session on the main actor, where the player and its views
-  /// live; returns how many lines failed.
+  /// Runs the session on the main actor, where the views live, while the
+  /// player plays on its own actor; returns how many lines failed.
   ///
   /// The player and its views end with this function, before the process
   /// exits, so nothing is left alive at exit.
   @MainActor
-  static func play(_ nextLine: () -> String?) -> Int {
+  static func play(_ nextLine: () -> String?) async -> Int {
     let player = AudioPlayer(playlist: playlist)
     let views: [AnyObject] = [
       NowPlayingView(player: player) { print("  \($0)") },
@@ -72,11 +72,14 @@ struct AudioPlayerDemo {
         guard let command = try Command(parsing: line) else { continue }
         print("> \(line.trimmingCharacters(in: .whitespacesAndNewlines))")
         if command == .quit { break }
-        try player.perform(command)
+        try await player.perform(command)
       } catch {
         failures += 1
         printError("line \(number): \(error)")
       }
+      // The player has done the command: wait until the views have shown
+      // it, so that the line is answered before the next is read.
+      await player.waitForDelivery()
       // Answer now, even when standard output is a pipe and not a terminal.
       fflush(nil)
     }

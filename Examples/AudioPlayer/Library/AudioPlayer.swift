@@ -3,8 +3,9 @@
 
 public import Multicast
 
-/// A music player that tells its observers about every change of state, and
-/// about its progress and volume.
+/// A music player that plays on an actor of its own and tells its views,
+/// on the main actor, about every change of state, and about its progress
+/// and volume.
 ///
 /// It shows each face of Multicast where it fits:
 ///
@@ -14,25 +15,62 @@ public import Multicast
 ///   but only the player can broadcast.
 /// - Progress is an ``Event`` of its own, ``elapsed``, sent by a private
 ///   ``EventSender`` as playback advances.
-/// - The volume is an ``ObservableValue``: anyone may set it, and observers
-///   hear the old and the new value.
+/// - The volume is an ``ObservableValue``: anyone may set it, from anywhere,
+///   and observers hear the old and the new value.
 ///
-/// The player and its views are on the main actor, as in a Swift 6 app: the
-/// observer protocol is `@MainActor` too, so the player calls its views
-/// directly, and code elsewhere reaches the player with `await`.
+/// On the main actor:
 ///
 /// ```swift
 /// let player = AudioPlayer(playlist: [song, otherSong])
 /// let view = NowPlayingView(player: player, output: { print($0) })
-/// try player.play(at: 0)  // prints "Now playing: ..."
 /// var subscriptions: Set<Subscription> = []
 /// player.elapsed.observe { print("at", $0) }.store(in: &subscriptions)
 /// player.volume.observe { old, new in print(old, "->", new) }.store(in: &subscriptions)
-/// player.advance(by: .seconds(30))  // prints "at 0:30 / 3:07"
+/// try await player.play(at: 0)
+/// await player.advance(by: .seconds(30))
+/// await player.waitForDelivery()  // prints "Now playing: ..." and "at 0:30 / 3:07"
 /// player.volume.set(AudioPlayer.Volume(0.8)!)  // prints "50% -> 80%"
 /// ```
-@MainActor
-public final class AudioPlayer {
+///
+/// # Threads
+///
+/// The player is an actor, so its state and its playback live away from the
+/// main actor, and code everywhere, the main actor included, calls its
+/// methods with `await`. Its views are `@MainActor` classes, as in a Swift 6
+/// app: they add themselves as observers and subscribe to ``elapsed`` and
+/// ``volume`` on the main actor, with closures and methods that touch
+/// main-actor state, and each handler runs there.
+///
+/// What the player has to tell its views, changes of state and progress,
+/// goes to the main actor as one queue of news, in the order it happened.
+/// There each piece of news becomes a broadcast to the observers, with
+/// `onMainActor`, or a send of ``elapsed``, both delivered at once. So when
+/// one call to ``advance(by:)`` ends an item, starts the next and plays into
+/// it, the views hear the progress, the start and the progress again in that
+/// order. Broadcast and sent from the actor, they would go to the main actor
+/// in two queues, each in order but not in order with each other.
+///
+/// The player's methods return before the views hear their news;
+/// ``waitForDelivery()`` waits until they have.
+///
+/// The volume is not the player's news: its observers hear each change from
+/// the `ObservableValue` itself. Set on the main actor with `set(_:)`, a
+/// change is heard there before `set` returns. Set anywhere else, it reaches
+/// the main actor in order with the other changes of the volume, but not
+/// with the player's news, and ``waitForDelivery()`` does not wait for it.
+///
+/// The player is made on the main actor, where it subscribes to its own news;
+/// code elsewhere makes one with `await`.
+///
+/// # Lifetime
+///
+/// Observers, and views subscribed as targets, are held weakly. A view that
+/// is released hears nothing more, not even news already on its way, and
+/// news on its way keeps no view alive. A view hears the news that reaches
+/// the main actor after it registers, including news the player sent before
+/// but that was still on its way. News still on its way when the player is
+/// released is dropped with it.
+public actor AudioPlayer {
   /// A track the player can play.
   public struct Item: Equatable, Sendable {
     /// The track's title.
@@ -122,7 +160,7 @@ public final class AudioPlayer {
   }
 
   /// The items the player plays, in order.
-  public let playlist: [Item]
+  public nonisolated let playlist: [Item]
   /// What the player is doing now.
   public private(set) var state: State = .idle
   /// The position in ``playlist`` of the item playing or paused, if any.
@@ -132,42 +170,63 @@ public final class AudioPlayer {
 
   /// The volume, half at first.
   ///
-  /// Set its `value` to change it; observe it to hear each change with the
-  /// old and the new volume.
-  public let volume = ObservableValue(Volume(0.5)!)
+  /// Set it from anywhere, with `set(_:)` or by assigning its `value`;
+  /// observe it to hear each change with the old and the new volume, on the
+  /// isolation you observe it from.
+  public nonisolated let volume = ObservableValue(Volume(0.5)!)
 
   /// How far into its item playback is, sent each time playback advances
   /// (see ``advance(by:)``).
-  public var elapsed: Event<Progress> { elapsedSender.event }
+  ///
+  /// It is sent on the main actor, in order with the broadcasts to the
+  /// observers: subscribe to it there to hear it in that order.
+  public nonisolated let elapsed: Event<Progress>
 
-  private let observers = MulticastDelegate<any AudioPlayerObserver>()
-  private let elapsedSender = EventSender<Progress>()
+  private nonisolated let observers = MulticastDelegate<any AudioPlayerObserver>()
+  private nonisolated let elapsedSender = EventSender<Progress>()
+  /// What the player tells the main actor, in the order it happens; only
+  /// the player subscribes to it.
+  private nonisolated let news = EventSender<News>()
 
-  /// Creates an idle player.
+  /// Creates an idle player, on the main actor.
+  ///
+  /// The player subscribes there to its own news, which it turns into
+  /// broadcasts and sends of ``elapsed`` on the main actor.
   ///
   /// - Parameter playlist: The items the player plays, in order.
+  @MainActor
   public init(playlist: [Item]) {
     self.playlist = playlist
+    elapsed = elapsedSender.event
+    // The player is the target, held weakly: its own subscription does not
+    // keep it alive.
+    news.event.observe(self) { player, news in player.announce(news) }
   }
 
   /// Adds an observer; it is held weakly.
   ///
+  /// It hears the news that reaches the main actor after this call.
+  ///
   /// - Parameter observer: The observer to add.
-  public func addObserver(_ observer: any AudioPlayerObserver) {
+  public nonisolated func addObserver(_ observer: any AudioPlayerObserver) {
     observers.addObserver(observer)
   }
 
   /// Removes an observer.
   ///
+  /// Observers are held weakly, so one that is released never needs
+  /// removing.
+  ///
   /// - Parameter observer: The observer to remove.
-  public func removeObserver(_ observer: any AudioPlayerObserver) {
+  public nonisolated func removeObserver(_ observer: any AudioPlayerObserver) {
     observers.removeObserver(observer)
   }
 
   /// Starts playing the item at `position`, whatever is playing now.
   ///
   /// - Parameter position: A position in ``playlist``, from zero.
-  /// - Throws: ``Error/noSuchItem(position:playlistCount:)`` if there is none.
+  /// - Throws: ``Error/noSuchItem(position:playlistCount:)`` if there is
+  ///   none; nothing changes then.
   public func play(at position: Int) throws(Error) {
     guard playlist.indices.contains(position) else {
       throw .noSuchItem(position: position, playlistCount: playlist.count)
@@ -176,7 +235,7 @@ public final class AudioPlayer {
     currentPosition = position
     elapsedTime = .seconds(0)
     state = .playing(item)
-    observers { $0.audioPlayer(self, didStartPlaying: item) }
+    news.send(.started(item, position: position))
   }
 
   /// Pauses the item playing.
@@ -185,7 +244,7 @@ public final class AudioPlayer {
   public func pause() {
     guard case .playing(let item) = state else { return }
     state = .paused(item)
-    observers { $0.audioPlayer(self, didPause: item) }
+    news.send(.paused(item))
   }
 
   /// Resumes the paused item.
@@ -194,7 +253,7 @@ public final class AudioPlayer {
   public func resume() {
     guard case .paused(let item) = state else { return }
     state = .playing(item)
-    observers { $0.audioPlayer(self, didResume: item) }
+    news.send(.resumed(item))
   }
 
   /// Plays the next item, or stops after the last one.
@@ -218,7 +277,7 @@ public final class AudioPlayer {
     state = .idle
     currentPosition = nil
     elapsedTime = .seconds(0)
-    observers { $0.audioPlayerDidStop(self) }
+    news.send(.stopped)
   }
 
   /// Lets playback run for `duration`, as the clock of a real player would.
@@ -238,9 +297,75 @@ public final class AudioPlayer {
       let step = min(remaining, item.duration.seconds - elapsedTime.seconds)
       remaining -= step
       elapsedTime = .seconds(elapsedTime.seconds + step)
-      elapsedSender.send(Progress(item: item, elapsed: elapsedTime))
+      news.send(.progress(Progress(item: item, elapsed: elapsedTime)))
       if elapsedTime.seconds >= item.duration.seconds { next() }
     }
+  }
+}
+
+extension AudioPlayer {
+  /// What the player tells the main actor: one case per broadcast to the
+  /// observers, and one for progress.
+  ///
+  /// The player sends its news from its actor and hears it on the main
+  /// actor, in the order it was sent, through one queue: so its broadcasts
+  /// and its sends of ``elapsed`` keep their order.
+  fileprivate enum News: Sendable {
+    /// An item started: ``AudioPlayerObserver/audioPlayer(_:didStartPlaying:at:)``.
+    case started(Item, position: Int)
+    /// An item paused: ``AudioPlayerObserver/audioPlayer(_:didPause:)``.
+    case paused(Item)
+    /// An item resumed: ``AudioPlayerObserver/audioPlayer(_:didResume:)``.
+    case resumed(Item)
+    /// The player stopped: ``AudioPlayerObserver/audioPlayerDidStop(_:)``.
+    case stopped
+    /// Playback advanced: a send of ``elapsed``.
+    case progress(Progress)
+    /// Nothing to tell: what ``waitForDelivery()`` sends on the main actor,
+    /// so that the news before it is delivered.
+    case nothing
+  }
+
+  /// Tells the observers or the subscribers of ``elapsed`` one piece of
+  /// news, on the main actor.
+  ///
+  /// Made on the main actor, the broadcast and the send reach the views
+  /// before this returns.
+  @MainActor
+  private func announce(_ news: News) {
+    switch news {
+    case .started(let item, let position):
+      observers.onMainActor { $0.audioPlayer(self, didStartPlaying: item, at: position) }
+    case .paused(let item):
+      observers.onMainActor { $0.audioPlayer(self, didPause: item) }
+    case .resumed(let item):
+      observers.onMainActor { $0.audioPlayer(self, didResume: item) }
+    case .stopped:
+      observers.onMainActor { $0.audioPlayerDidStop(self) }
+    case .progress(let progress):
+      elapsedSender.send(progress)
+    case .nothing:
+      break
+    }
+  }
+
+  /// Waits until the views on the main actor have heard everything the
+  /// player did before this call: each change of state and each progress.
+  ///
+  /// The news reaches the main actor through one queue, in order, so this
+  /// joins it there. It does not wait for changes of ``volume`` made away
+  /// from the main actor: they are the volume's, not the player's.
+  public nonisolated func waitForDelivery() async {
+    await deliverQueuedNews()
+  }
+
+  /// Delivers, on the main actor, all the news still queued.
+  ///
+  /// Made on the main actor, a send first delivers those queued before it,
+  /// in order, then its own: here one that tells nothing.
+  @MainActor
+  private func deliverQueuedNews() {
+    news.send(.nothing)
   }
 }
 

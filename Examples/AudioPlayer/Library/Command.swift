@@ -97,18 +97,23 @@ public enum Command: Equatable, Sendable {
 extension AudioPlayer {
   /// Carries out `command`.
   ///
+  /// The volume is set where this is called, so that its observers there
+  /// hear the change before this returns (on the main actor, the views); the
+  /// other commands run on the player's actor, and the views hear them once
+  /// they reach the main actor (see ``waitForDelivery()``).
+  ///
   /// - Parameter command: What to do; ``Command/quit`` does nothing here.
   /// - Throws: ``Error/noSuchItem(position:playlistCount:)`` for a position
-  ///   past the end of the playlist.
-  public func perform(_ command: Command) throws(Error) {
+  ///   past the end of the playlist; nothing changes then.
+  public nonisolated func perform(_ command: Command) async throws(Error) {
     switch command {
-    case .play(let position): try play(at: position - 1)
-    case .pause: pause()
-    case .resume: resume()
-    case .next: next()
-    case .stop: stop()
+    case .play(let position): try await play(at: position - 1)
+    case .pause: await pause()
+    case .resume: await resume()
+    case .next: await next()
+    case .stop: await stop()
     case .volume(let volume): self.volume.set(volume)
-    case .wait(let duration): advance(by: duration)
+    case .wait(let duration): await advance(by: duration)
     case .quit: break
     }
   }

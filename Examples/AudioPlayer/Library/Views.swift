@@ -20,7 +20,9 @@ public final class NowPlayingView: AudioPlayerObserver {
   }
 
   /// Shows the item that started.
-  public func audioPlayer(_ player: AudioPlayer, didStartPlaying item: AudioPlayer.Item) {
+  public func audioPlayer(
+    _ player: AudioPlayer, didStartPlaying item: AudioPlayer.Item, at position: Int
+  ) {
     output("Now playing: \(item.title) (\(item.duration))")
   }
 }
@@ -42,18 +44,20 @@ public final class PlaylistView: AudioPlayerObserver {
   }
 
   /// Shows the playlist with the started item marked.
-  public func audioPlayer(_ player: AudioPlayer, didStartPlaying item: AudioPlayer.Item) {
-    render(player)
+  public func audioPlayer(
+    _ player: AudioPlayer, didStartPlaying item: AudioPlayer.Item, at position: Int
+  ) {
+    render(player.playlist, marking: position)
   }
 
   /// Shows the playlist with nothing marked.
   public func audioPlayerDidStop(_ player: AudioPlayer) {
-    render(player)
+    render(player.playlist, marking: nil)
   }
 
-  private func render(_ player: AudioPlayer) {
-    let lines = player.playlist.enumerated().map { position, item in
-      "\(position == player.currentPosition ? "▶" : " ") \(position + 1). \(item.title)"
+  private func render(_ playlist: [AudioPlayer.Item], marking current: Int?) {
+    let lines = playlist.enumerated().map { position, item in
+      "\(position == current ? "▶" : " ") \(position + 1). \(item.title)"
     }
     output("Playlist:\n" + lines.joined(separator: "\n"))
   }
@@ -64,7 +68,9 @@ public final class PlaylistView: AudioPlayerObserver {
 ///
 /// It observes all three faces of the player: its ``AudioPlayerObserver``
 /// methods, its ``AudioPlayer/elapsed`` event with a method, and its
-/// ``AudioPlayer/volume`` with a closure.
+/// ``AudioPlayer/volume`` with a closure. It subscribes on the main actor,
+/// where it lives, so the method and the closure run there and may touch its
+/// state, while the player plays on its own actor.
 @MainActor
 public final class MiniPlayer: AudioPlayerObserver {
   private let output: (String) -> Void
@@ -84,7 +90,9 @@ public final class MiniPlayer: AudioPlayerObserver {
   }
 
   /// Shows that an item is playing.
-  public func audioPlayer(_ player: AudioPlayer, didStartPlaying item: AudioPlayer.Item) {
+  public func audioPlayer(
+    _ player: AudioPlayer, didStartPlaying item: AudioPlayer.Item, at position: Int
+  ) {
     output("[▶ \(item.title)]")
   }
 
