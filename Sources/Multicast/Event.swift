@@ -130,6 +130,50 @@ public struct Event<Value> {
   public var hasObservers: Bool { core.hasObservers }
 }
 
+extension Event {
+  /// Calls `handler` on `target`, an actor, with every value sent, for as
+  /// long as `target` lives.
+  ///
+  /// Call it on the actor, which the event holds weakly and lends to
+  /// `handler` isolated, so that the handler can touch the actor's state
+  /// without capturing it:
+  ///
+  /// ```swift
+  /// actor Indexer {
+  ///   private var count = 0
+  ///
+  ///   func follow(_ documents: Event<Document>) {
+  ///     documents.observe(actor: self) { indexer, document in indexer.count += 1 }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// A closure that captures the actor to touch its state keeps it alive for
+  /// as long as the subscription lasts; this form does not.
+  ///
+  /// - Parameters:
+  ///   - target: The actor that hears the event, isolated to the caller;
+  ///     held weakly, also while values wait for it.
+  ///   - handler: What to do with the actor and each value, on the actor.
+  /// - Returns: A subscription that can end it early; discarding it changes
+  ///   nothing.
+  /// - Complexity: Amortized O(1).
+  @discardableResult
+  public func observe<Target: Actor>(
+    actor target: isolated Target, _ handler: @escaping (isolated Target, Value) -> Void
+  ) -> Subscription {
+    // The subscription is made on `target`'s isolation, so its handler runs
+    // only there: calling it as a plain function, as `assumeIsolated` does,
+    // is safe. (That method needs macOS 14.) The tests call such handlers
+    // from many tasks, checking their isolation.
+    let handler = unsafeBitCast(handler, to: ((Target, Value) -> Void).self)
+    return core.subscribe(target, from: target) { object, value in
+      // The registration holds `target`, so the object it lends is one.
+      handler(unsafeDowncast(object, to: Target.self), _EventCore.value(at: value))
+    }
+  }
+}
+
 extension Event where Value == Void {
   /// Calls `action` on `target` each time the event is sent, for as long as
   /// `target` lives.

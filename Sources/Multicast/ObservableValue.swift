@@ -134,6 +134,32 @@ public final class ObservableValue<Value> {
     }
   }
 
+  /// Calls `handler` on `target`, an actor, with the old and the new value
+  /// at each change, for as long as `target` lives.
+  ///
+  /// Call it on the actor, which the value holds weakly and lends to
+  /// `handler` isolated, as ``Event/observe(actor:_:)`` does.
+  ///
+  /// - Parameters:
+  ///   - target: The actor that observes, isolated to the caller; held
+  ///     weakly.
+  ///   - handler: What to do with the actor and each change, on the actor.
+  /// - Returns: A subscription that can end it early; discarding it changes
+  ///   nothing.
+  /// - Complexity: Amortized O(1).
+  @discardableResult
+  public func observe<Target: Actor>(
+    actor target: isolated Target,
+    _ handler: @escaping (isolated Target, _ old: Value, _ new: Value) -> Void
+  ) -> Subscription {
+    // As in `Event.observe(actor:_:)`: the handler runs only on
+    // `target`, the isolation the subscription is made on.
+    let handler = unsafeBitCast(handler, to: ((Target, Value, Value) -> Void).self)
+    return changes.observe(target, isolation: target) { target, change in
+      handler(target, change.old, change.new)
+    }
+  }
+
   /// Ends every subscription bound to `target`.
   ///
   /// - Parameters:

@@ -24,10 +24,20 @@ typealias _EventHandler = (AnyObject, UnsafeRawPointer) -> Void
 /// One subscription's payload: its handler, and the isolation it was made
 /// from, where the handler runs.
 struct _Subscriber {
-  /// The actor the subscription was made on, or `nil` for code isolated to
-  /// no actor.
-  let isolation: AnyObject?
+  /// The identity of the actor the subscription was made on, or `nil` for
+  /// code isolated to no actor.
+  ///
+  /// An identity, not a reference: a subscription must not keep its actor
+  /// alive (an actor that subscribes itself as a target would never die),
+  /// and a walk compares it without touching reference counts. The lane of
+  /// the actor holds it weakly; see ``_EventLane``.
+  let isolation: ObjectIdentifier?
   let handler: _EventHandler
+}
+
+extension Optional where Wrapped == any Actor {
+  /// The identity subscriptions record for this isolation.
+  var key: ObjectIdentifier? { map { ObjectIdentifier($0) } }
 }
 
 /// One send, waiting its turn on a lane: the value, and which registrations
@@ -48,19 +58,26 @@ struct _EventJob<Value>: @unchecked Sendable {
 
 /// The subscriptions made from one isolation, and the sends waiting for
 /// them: one serial queue, delivered on that isolation.
+///
+/// The lane holds its actor weakly, so that subscribing keeps no actor
+/// alive. While a live subscription of the lane exists, the lane stays (see
+/// ``_EventCore/settle(_:from:)``); when its actor is gone, no one is left to
+/// hear the lane, and its sends are dropped.
 struct _EventLane<Value>: Sendable {
-  /// The actor, or `nil` for subscriptions made where no actor is.
-  let actor: (any Actor)?
+  /// The actor's identity, or `nil` for subscriptions made where no actor
+  /// is: what the subscriptions of the lane record.
+  let key: ObjectIdentifier?
+  /// The actor, while it lives.
+  weak let actor: (any Actor)?
   let queue = _DeliveryQueue<_EventJob<Value>>()
 
-  /// The actor as the subscribers' payloads record it.
-  var key: AnyObject? { actor }
-
-  /// Whether code isolated to `isolation` can deliver this lane's sends
-  /// itself: the lane belongs to no actor, or to that one.
-  func isDeliverable(from isolation: (any Actor)?) -> Bool {
-    actor == nil || actor === isolation
+  init(actor: (any Actor)?) {
+    key = actor.key
+    self.actor = actor
   }
+
+  /// Whether the lane belongs to an actor that is gone.
+  var isOrphaned: Bool { key != nil && actor == nil }
 }
 
 /// The isolation to act as, for code that cannot know its own (a property's
@@ -74,10 +91,14 @@ func _isolationOfUnknownCaller() -> (any Actor)? {
   _multicast_is_main_thread() ? MainActor.shared : nil
 }
 
-/// An object no subscription records as its isolation: what a walk matches
-/// when it serves one lane only.
+/// An object no subscription records as its isolation, since it is no
+/// actor: what a walk matches when it serves one lane only.
 private final class _NoLane: Sendable {}
-private let noLane = _NoLane()
+private let noLane: ObjectIdentifier? = ObjectIdentifier(_NoLane.instance)
+
+extension _NoLane {
+  static let instance = _NoLane()
+}
 
 /// The lanes a send delivers where it runs: the lane of subscriptions made
 /// where no actor is, and the lane of the sender's own isolation, either of
@@ -130,8 +151,11 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   }
 
   let storage = _HandleRegistry<_Subscriber>()
-  /// The isolation the event's owner made it in, where its notices run.
-  private let owner: (any Actor)?
+  /// The identity of the isolation the event's owner made it in, where its
+  /// notices run, or `nil` for none.
+  private let ownerKey: ObjectIdentifier?
+  /// That actor, while it lives: the event must not keep its owner alive.
+  private weak let owner: (any Actor)?
   private let onFirstObserver: (() -> Void)?
   private let onLastObserverGone: (() -> Void)?
   /// The transitions between no live subscription and some, and which of
@@ -147,6 +171,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   init(
     owner: (any Actor)?, onFirstObserver: (() -> Void)?, onLastObserverGone: (() -> Void)?
   ) {
+    self.ownerKey = owner.key
     self.owner = owner
     self.onFirstObserver = onFirstObserver
     self.onLastObserverGone = onLastObserverGone
@@ -172,11 +197,17 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: @escaping _EventHandler
   ) -> _Registration {
-    let subscriber = _Subscriber(isolation: isolation, handler: handler)
+    let subscriber = _Subscriber(isolation: isolation.key, handler: handler)
     // The caller holds `object`, so the event has a live registration now.
     let (registration, mustNotify) = storage.mutate { state, garbage in
-      if !lanes.contains(where: { $0.key === subscriber.isolation }) {
+      switch lanes.firstIndex(where: { $0.key == subscriber.isolation }) {
+      case nil:
         lanes.append(_EventLane(actor: isolation))
+      case let index? where lanes[index].isOrphaned:
+        // The lane of a dead actor whose identity this one now has.
+        lanes[index] = _EventLane(actor: isolation)
+      case _?:
+        break
       }
       return (
         state.append(object, payload: subscriber, &garbage), notices.record(isOccupied: true)
@@ -222,8 +253,10 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     let (end, lanes) = storage.withLockedState { state in (state.nextSequence, self.lanes) }
     var local = _LocalSend(job: _EventJob(value: value, end: end))
     var unused: [_EventJob<Value>] = []
+    let here = isolation.key
     for lane in lanes {
-      if lane.isDeliverable(from: isolation) {
+      // A lane of no actor, or of the caller's own, is delivered here.
+      if lane.key == nil || lane.key == here {
         var batch: [_EventJob<Value>] = []
         let claim = lane.queue.claim(local.job, taking: &batch)
         guard claim != .nothing else { continue }
@@ -308,7 +341,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   ///
   /// - Returns: Whether it reached a subscription of each.
   private func walk(
-    _ job: _EventJob<Value>, _ first: AnyObject?, _ second: AnyObject?
+    _ job: _EventJob<Value>, _ first: ObjectIdentifier?, _ second: ObjectIdentifier?
   ) -> (first: Bool, second: Bool) {
     var reached = (first: false, second: false)
     withUnsafePointer(to: job.value) { value in
@@ -316,9 +349,9 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
       // isolations, and loading one would keep it alive here for a moment.
       storage.forEach(
         registeredBefore: job.end,
-        where: { $0.isolation === first || $0.isolation === second }
+        where: { $0.isolation == first || $0.isolation == second }
       ) { object, subscriber in
-        if subscriber.isolation === first {
+        if subscriber.isolation == first {
           reached.first = true
         } else {
           reached.second = true
@@ -332,7 +365,15 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// Schedules a task that delivers the sends queued on `lane`, on its
   /// actor.
   private func scheduleDrain(of lane: _EventLane<Value>) {
-    guard let actor = lane.actor else { return }
+    guard let actor = lane.actor else {
+      // Its actor is gone, and no one can hear the lane: drop what waits.
+      var batch: [_EventJob<Value>] = []
+      if lane.queue.startDrain(taking: &batch) {
+        while lane.queue.next(&batch) {}
+      }
+      settle(lane, from: nil)
+      return
+    }
     if actor === MainActor.shared {
       Task { @MainActor in self.drain(lane, from: MainActor.shared) }
     } else {
@@ -357,7 +398,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// the event lost its last live subscription (targets that died).
   private func settle(_ lane: _EventLane<Value>, from isolation: (any Actor)?) {
     let witness = change(from: isolation) { state, _ in
-      let witness = state.firstLiveObject { $0.isolation === lane.key }
+      let witness = state.firstLiveObject { $0.isolation == lane.key }
       if witness == nil { lanes.removeAll { $0.queue === lane.queue } }
       return witness
     }
@@ -385,12 +426,21 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     _ body: (inout _HandleRegistry<_Subscriber>.State, inout _HandleRegistry<_Subscriber>.Garbage)
       -> Result
   ) -> Result {
+    let here = isolation.key
+    let core = ObjectIdentifier(self)
     let (result, mustNotify, witness) = storage.mutate { state, garbage in
       let result = body(&state, &garbage)
-      // A closure subscription's registration is held by the core itself, so
-      // it is alive without loading anything. Only with none does this load
-      // a target, which then lives a moment longer, here.
-      if state.hasRegistration(heldBy: self) {
+      // Whether a live registration is left, loading no target of another
+      // isolation: a load keeps its object alive a moment longer, here, and
+      // might run its deinitializer here. A closure subscription's
+      // registration is held by the core itself, so it lives while the core
+      // does. Another actor's targets count as alive: the deliveries on that
+      // actor notice their deaths (see `settle`). Targets of this isolation,
+      // or of none, are loaded.
+      let isOccupied = state.hasRegistration { object, subscriber in
+        object == core || (subscriber.isolation != nil && subscriber.isolation != here)
+      }
+      if isOccupied {
         return (result, notices.record(isOccupied: true), nil as AnyObject?)
       }
       let witness = state.firstLiveObject()
@@ -406,8 +456,13 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// at once when the caller runs there (or the owner has none), otherwise
   /// from a task on it.
   private func notifyOwner(from isolation: (any Actor)?) {
-    guard let owner, owner !== isolation else {
+    guard let ownerKey, ownerKey != isolation.key else {
       tellOwner()
+      return
+    }
+    guard let owner else {
+      // The owner is gone: no one is left to tell.
+      storage.withLockedState { _ in while notices.takeNext() != nil {} }
       return
     }
     if owner === MainActor.shared {

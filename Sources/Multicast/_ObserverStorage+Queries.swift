@@ -71,8 +71,19 @@ extension _ObserverStorage.State {
   /// - Complexity: O(n), where n is the number of registrations.
   func hasRegistration(heldBy object: AnyObject) -> Bool {
     let key = ObjectIdentifier(object)
-    for position in 0..<buffer.count where buffer.entry(at: position).pointee.key == key {
-      if !buffer.stamp(at: position).isRemoved { return true }
+    return hasRegistration { entryKey, _ in entryKey == key }
+  }
+
+  /// Whether a registration that is not removed satisfies `predicate`,
+  /// given its object's identity and its payload; no weak reference is
+  /// loaded.
+  ///
+  /// - Complexity: O(n), where n is the number of registrations.
+  func hasRegistration(where predicate: (ObjectIdentifier, Payload) -> Bool) -> Bool {
+    for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
+      if predicate(buffer.entry(at: position).pointee.key, buffer.payload(at: position).pointee) {
+        return true
+      }
     }
     return false
   }

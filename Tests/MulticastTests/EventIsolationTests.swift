@@ -66,6 +66,48 @@ actor Meter {
   }
 }
 
+/// An actor that subscribes from its own isolation and keeps its
+/// subscription: the event must not keep it alive in return.
+actor Listening {
+  private var subscription: Subscription?
+  private(set) var heard = 0
+
+  func listen(to event: Event<Int>) {
+    subscription = event.observe(actor: self) { listening, _ in
+      listening.preconditionIsolated("an actor's handler was called off the actor")
+      listening.heard += 1
+    }
+  }
+}
+
+/// An actor that makes an event's sender on its own isolation, where the
+/// sender's notices run: the sender must not keep it alive in return.
+actor Ticking {
+  private var tick: EventSender<Int>?
+  func start() {
+    tick = EventSender(onFirstObserver: { [weak self] in _ = self })
+  }
+}
+
+/// An actor that observes a value as a weak target, touching its own state.
+actor Gauge {
+  private(set) var changes: [Change] = []
+
+  func watch(_ level: ObservableValue<Int>) {
+    level.observe(actor: self) { gauge, old, new in
+      gauge.preconditionIsolated("an actor's observer was called off the actor")
+      gauge.changes.append(Change(old: old, new: new))
+    }
+  }
+
+  /// Sets `level` on this actor, which first delivers what waits for it;
+  /// returns every change heard.
+  func set(_ level: ObservableValue<Int>, to value: Int) -> [Change] {
+    level.set(value)
+    return changes
+  }
+}
+
 /// Runs `body` on a new thread and blocks until it returns: a join, for
 /// tests that must keep their actor busy while another thread sends.
 func runOnThreadAndWait(_ body: @escaping @Sendable () -> Void) {
@@ -260,6 +302,36 @@ struct EventIsolationTests {
       (0..<1_000).map { Change(old: $0, new: $0 + 1) } + [Change(old: 1_000, new: 1_000)]
     #expect(log.changes == expected)
     withExtendedLifetime(subscription) {}
+  }
+
+  @Test("Neither a subscription made on an actor nor a sender made on one keeps that actor alive")
+  func actorsAreNotKeptAlive() async {
+    let sender = EventSender<Int>()
+    var listening: Listening? = Listening()
+    await listening?.listen(to: sender.event)
+    weak let watchedListening = listening
+    listening = nil
+    #expect(watchedListening == nil, "an actor's subscription kept it alive")
+    #expect(!sender.hasObservers)
+
+    var ticking: Ticking? = Ticking()
+    await ticking?.start()
+    weak let watchedTicking = ticking
+    ticking = nil
+    #expect(watchedTicking == nil, "a sender made on an actor kept it alive")
+  }
+
+  @Test("An actor observing a value as its target hears every change on the actor, and is not kept")
+  func actorObservesAValue() async {
+    let level = ObservableValue(0)
+    var gauge: Gauge? = Gauge()
+    await gauge?.watch(level)
+    await Task.detached { for value in 1...100 { level.set(value) } }.value
+    let changes = await gauge?.set(level, to: 101)
+    #expect(changes == (0...100).map { Change(old: $0, new: $0 + 1) })
+    weak let watched = gauge
+    gauge = nil
+    #expect(watched == nil, "a value kept its observing actor alive")
   }
 
   @Test("Assigning the value delivers to observers isolated to no actor before it returns")

@@ -17,10 +17,28 @@ final class Production: Sendable {
   let progress: Locked<[Int]>
   let finished = Locked(false)
   let count: Int
+  /// Yields once per subscriber that has made its first subscription: the
+  /// producers start when all have, so that subscriptions come and go while
+  /// they send.
+  let churning: AsyncStream<Void>
+  private let churned: AsyncStream<Void>.Continuation
 
   init(producers: Int, count: Int) {
     progress = Locked(Array(repeating: -1, count: producers))
     self.count = count
+    (churning, churned) = AsyncStream.makeStream()
+  }
+
+  /// Tells the producers that one more subscriber is under way.
+  func churnStarted() { churned.yield() }
+
+  /// Returns once `subscribers` have called ``churnStarted()``.
+  func awaitChurn(of subscribers: Int) async {
+    var started = 0
+    for await _ in churning {
+      started += 1
+      if started == subscribers { return }
+    }
   }
 
   var snapshot: [Int] { progress.withLock { $0 } }
@@ -88,7 +106,9 @@ func churnOnMainActor(
   // nothing more, and be gone once the deliveries are over.
   var released: [(target: Weak<MainDeliveries>, log: MainDeliveryLog, heard: Int)] = []
   var round = 0
-  while !production.isFinished || round < 4 {
+  // Sixteen rounds at least, however soon the producers finish: a busy
+  // actor may start churning late.
+  while !production.isFinished || round < 16 {
     let deliveries = MainDeliveries()
     let before = production.snapshot
     // Closure subscriptions in even rounds, cancelled to end them; target
@@ -117,6 +137,7 @@ func churnOnMainActor(
       window.wasRemoved = true
       ended.append(HeardWindow(received: heard, window: window))
     }
+    if round == 0 { production.churnStarted() }
     round += 1
     await Task.yield()
   }
@@ -144,7 +165,7 @@ func churnOnIndexer(
   var live:
     [(deliveries: IndexerDeliveries, subscription: Subscription, window: RegistrationWindow)] = []
   var round = 0
-  while !production.isFinished || round < 4 {
+  while !production.isFinished || round < 16 {
     let deliveries = IndexerDeliveries()
     let before = production.snapshot
     let subscription = sender.event.observe { deliveries.hear($0) }
@@ -157,6 +178,7 @@ func churnOnIndexer(
       window.wasRemoved = true
       ended.append(HeardWindow(received: deliveries.received, window: window))
     }
+    if round == 0 { production.churnStarted() }
     round += 1
     await Task.yield()
   }
@@ -177,14 +199,22 @@ actor ChurningActor {
     var ended: [HeardWindow] = []
     var live: [(number: Int, subscription: Subscription, window: RegistrationWindow)] = []
     var round = 0
-    while !production.isFinished || round < 4 {
+    while !production.isFinished || round < 16 {
       let number = round
       received[number] = []
       let before = production.snapshot
-      let subscription = sender.event.observe { delivery in
-        self.preconditionIsolated("an actor's subscriber was called off the actor")
-        self.received[number, default: []].append(delivery)
-      }
+      // A closure capturing the actor, and the actor as a weak target, in
+      // turn.
+      let subscription =
+        round.isMultiple(of: 2)
+        ? sender.event.observe { delivery in
+          self.preconditionIsolated("an actor's subscriber was called off the actor")
+          self.received[number, default: []].append(delivery)
+        }
+        : sender.event.observe(actor: self) { churner, delivery in
+          churner.preconditionIsolated("an actor's subscriber was called off the actor")
+          churner.received[number, default: []].append(delivery)
+        }
       live.append((number, subscription, opening(before, production.snapshot)))
       if live.count > 3 {
         var (number, subscription, window) = live.removeFirst()
@@ -194,6 +224,7 @@ actor ChurningActor {
         window.wasRemoved = true
         ended.append(HeardWindow(received: received[number] ?? [], window: window))
       }
+      if round == 0 { production.churnStarted() }
       round += 1
       await Task.yield()
     }
@@ -201,7 +232,8 @@ actor ChurningActor {
     for (number, subscription, var window) in live {
       (window.beforeRemoving, window.afterRemoving) = (production.last, production.last)
       ended.append(HeardWindow(received: received[number] ?? [], window: window))
-      withExtendedLifetime(subscription) {}
+      // A subscription bound to this actor lasts while it does: end it.
+      subscription.cancel()
     }
     return ended
   }
@@ -216,7 +248,7 @@ func churnWithoutActor(
   var live:
     [(received: Locked<[Delivery]>, subscription: Subscription, window: RegistrationWindow)] = []
   var round = 0
-  while !production.isFinished || round < 4 {
+  while !production.isFinished || round < 16 {
     let received = Locked<[Delivery]>([])
     let before = production.snapshot
     let subscription = sender.event.observe { delivery in
@@ -231,6 +263,7 @@ func churnWithoutActor(
       window.wasRemoved = true
       ended.append(HeardWindow(received: received.withLock { $0 }, window: window))
     }
+    if round == 0 { production.churnStarted() }
     round += 1
     await Task.yield()
   }
@@ -268,6 +301,7 @@ struct EventStressTests {
     async let onIndexer = churnOnIndexer(sender, production)
     async let onInstance = instance.churn(sender, production)
     async let withoutActor = churnWithoutActor(sender, production)
+    await production.awaitChurn(of: 4)
     await withTaskGroup(of: Void.self) { group in
       for id in 0..<producers {
         let send: @Sendable (Int) -> Void = { value in
