@@ -6,7 +6,7 @@
 # ratios, allocations per broadcast, add/remove cost and bytes per observer.
 #
 #   Scripts/benchmark.sh              # everything (about 5 minutes)
-#   Scripts/benchmark.sh 'n=1000 '    # only benchmarks whose name matches
+#   Scripts/benchmark.sh '.*n=1000 .*'  # only benchmarks whose whole name matches
 set -euo pipefail
 cd "$(dirname "$0")/../Benchmarks"
 

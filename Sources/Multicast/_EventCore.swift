@@ -260,7 +260,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
         var batch: [_EventJob<Value>] = []
         let claim = lane.queue.claim(local.job, taking: &batch)
         guard claim != .nothing else { continue }
-        let claimed = _LocalSend.Claimed(lane: lane, claim: claim, batch: batch)
+        let claimed = _LocalSend.Claimed(lane: lane, claim: claim, batch: consume batch)
         if local.first == nil { local.first = claimed } else { local.second = claimed }
       } else if lane.queue.append(local.job, isOnActor: false, taking: &unused) == .schedule {
         scheduleDrain(of: lane)
@@ -275,25 +275,32 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// When no claimed lane had sends waiting, one walk serves both lanes, so
   /// their subscriptions are called in the order they were made.
   func deliver(_ local: inout _LocalSend<Value>, from isolation: (any Actor)?) {
-    if local.first?.batch.count ?? 0 > 1 || local.second?.batch.count ?? 0 > 1 {
+    // Each claimed lane is moved out of `local`, so that its batch is
+    // uniquely referenced and goes back to its queue without a copy.
+    guard var first = local.first else { return }
+    local.first = nil
+    var second = local.second
+    local.second = nil
+    if first.batch.count > 1 || second?.batch.count ?? 0 > 1 {
       // Sends waiting on a lane go first: each lane on its own.
-      if var first = local.first { deliver(&first, job: local.job, from: isolation) }
-      if var second = local.second { deliver(&second, job: local.job, from: isolation) }
+      deliver(&first, job: local.job, from: isolation)
+      if var second = second.take() { deliver(&second, job: local.job, from: isolation) }
       return
     }
-    guard let firstLane = local.first?.lane else { return }
-    let reached = walk(local.job, firstLane.key, local.second.map { $0.lane.key } ?? noLane)
-    if var first = local.first {
-      if !reached.first { settle(first.lane, from: isolation) }
-      if first.claim == .deliver {
-        deliverQueued(after: &first.batch, on: first.lane, from: isolation)
-      }
-    }
-    if var second = local.second {
-      if !reached.second { settle(second.lane, from: isolation) }
-      if second.claim == .deliver {
-        deliverQueued(after: &second.batch, on: second.lane, from: isolation)
-      }
+    let reached = walk(local.job, first.lane.key, second.map { $0.lane.key } ?? noLane)
+    finish(&first, reachedAny: reached.first, from: isolation)
+    if var second = second.take() { finish(&second, reachedAny: reached.second, from: isolation) }
+  }
+
+  /// After the walk that delivered a claimed lane's send: settles the lane if
+  /// the walk reached no one on it, then delivers what was queued on it
+  /// meanwhile.
+  private func finish(
+    _ claimed: inout _LocalSend<Value>.Claimed, reachedAny: Bool, from isolation: (any Actor)?
+  ) {
+    if !reachedAny { settle(claimed.lane, from: isolation) }
+    if claimed.claim == .deliver {
+      deliverQueued(after: &claimed.batch, on: claimed.lane, from: isolation)
     }
   }
 
@@ -316,9 +323,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     _ batch: inout [_EventJob<Value>], on lane: _EventLane<Value>, from isolation: (any Actor)?
   ) {
     repeat {
-      for job in batch where !walk(job, lane.key, noLane).first {
-        settle(lane, from: isolation)
-      }
+      deliverBatch(batch, on: lane, from: isolation)
     } while lane.queue.next(&batch)
   }
 
@@ -329,10 +334,20 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     from isolation: (any Actor)?
   ) {
     while lane.queue.next(&batch) {
-      for job in batch where !walk(job, lane.key, noLane).first {
-        settle(lane, from: isolation)
-      }
+      deliverBatch(batch, on: lane, from: isolation)
     }
+  }
+
+  /// Delivers each send of `batch` on `lane`, and settles the lane once if
+  /// one of them reached no one.
+  private func deliverBatch(
+    _ batch: [_EventJob<Value>], on lane: _EventLane<Value>, from isolation: (any Actor)?
+  ) {
+    var missed = false
+    for job in batch where !walk(job, lane.key, noLane).first {
+      missed = true
+    }
+    if missed { settle(lane, from: isolation) }
   }
 
   /// Calls, with `job`'s value, every live subscription made before it was
