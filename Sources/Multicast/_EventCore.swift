@@ -364,7 +364,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
       // isolations, and loading one would keep it alive here for a moment.
       storage.forEach(
         registeredBefore: job.end,
-        where: { $0.isolation == first || $0.isolation == second }
+        where: { $0.pointee.isolation == first || $0.pointee.isolation == second }
       ) { object, subscriber in
         if subscriber.isolation == first {
           reached.first = true

@@ -57,9 +57,12 @@ extension _ObserverStorage {
   /// `end` whose payload satisfies `isIncluded`, as
   /// ``forEach(registeredBefore:_:)`` does; the others' objects are not
   /// loaded at all.
+  ///
+  /// `isIncluded` gets a pointer to the payload, valid during the call, so
+  /// that it can read one field without copying the rest.
   @inlinable
   func forEach(
-    registeredBefore end: UInt64, where isIncluded: (Payload) -> Bool,
+    registeredBefore end: UInt64, where isIncluded: (UnsafePointer<Payload>) -> Bool,
     _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Void
   ) rethrows {
     try forEach(from: beginBroadcast(registeredBefore: end), where: isIncluded, body)
@@ -69,7 +72,7 @@ extension _ObserverStorage {
   @inlinable
   func forEach(
     from start: _BroadcastCursor<Payload, Index>,
-    where isIncluded: (Payload) -> Bool = { _ in true },
+    where isIncluded: (UnsafePointer<Payload>) -> Bool = { _ in true },
     _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Void
   ) rethrows {
     var cursor = start
@@ -77,9 +80,10 @@ extension _ObserverStorage {
     while cursor.position < cursor.count {
       let stamp = cursor.buffer.stamp(at: cursor.position)
       if _fastPath(stamp.isCurrent) {
-        let payload = cursor.payloads[cursor.position]
-        if isIncluded(payload), let object = cursor.entries[cursor.position].object {
-          try body(object, payload)
+        if isIncluded(cursor.payloads + cursor.position),
+          let object = cursor.entries[cursor.position].object
+        {
+          try body(object, cursor.payloads[cursor.position])
         }
       } else if !stamp.isRemoved {
         // Moved: go on in the buffer that replaced this one.

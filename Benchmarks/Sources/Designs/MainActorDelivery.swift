@@ -50,7 +50,7 @@ package final class MainActorAudience: Sendable {
     for screen in screens {
       observers.addObserver(screen)
       // Subscribed on the main actor, so the event calls them there.
-      ticks.event.observe(screen, Screen.tick)
+      ticks.event.observe(screen) { $0.tick($1) }
     }
   }
 
