@@ -61,6 +61,9 @@
 ///   for it, and one released before its turn is not called.
 /// - Subscriptions made where no actor is are called on a sending thread,
 ///   one send at a time, in order.
+/// - An actor subscribes as a weak target with ``Event/observe(actor:_:)``,
+///   whose handler gets the actor isolated; a closure that touches the
+///   actor's state captures it, and keeps it alive while subscribed.
 /// - The notices run on the isolation the sender was made on: at once when
 ///   the change is made there, otherwise soon after, in order.
 ///
