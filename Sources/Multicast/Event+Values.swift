@@ -9,9 +9,10 @@ extension Event where Value: Sendable {
   /// The values sent from now on, as an asynchronous sequence that buffers
   /// every value until it is read.
   ///
-  /// Each access makes a new stream with its own subscription. It ends when
-  /// the loop that reads it ends or its task is cancelled; the event notices
-  /// at its next send.
+  /// Each access makes a new stream with its own subscription, which lasts
+  /// until the stream is released or its reading task is cancelled; the
+  /// event notices at its next send. A loop that breaks out of a stream kept
+  /// in a variable leaves it subscribed, buffering, until the variable goes.
   ///
   /// ```swift
   /// for await count in metronome.ticks.values {

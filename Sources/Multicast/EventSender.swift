@@ -63,7 +63,8 @@
 ///   one send at a time, in order.
 /// - An actor subscribes as a weak target with ``Event/observe(actor:_:)``,
 ///   whose handler gets the actor isolated; a closure that touches the
-///   actor's state captures it, and keeps it alive while subscribed.
+///   actor's state captures it, and keeps it alive at least as long as the
+///   subscription lasts.
 /// - The notices run on the isolation the sender was made on: at once when
 ///   the change is made there, otherwise soon after, in order.
 ///

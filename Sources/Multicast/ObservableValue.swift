@@ -28,8 +28,9 @@
 /// main thread, where apps run the main actor; others hear the change from
 /// their queue. ``set(_:isolation:)`` knows its caller's actor, as the
 /// compiler does, and calls that actor's observers before it returns: use
-/// it on actors, and in tests, since test runners may run the main actor
-/// elsewhere (Swift Testing on Linux does).
+/// it on actors, and wherever the main actor may run off the main thread:
+/// on Linux it does after the first suspension of an `async` `main` or of
+/// top-level code with `await`, and in Swift Testing.
 ///
 /// Each assignment is atomic; a read followed by an assignment, such as
 /// `value += 1`, is not: two isolations incrementing at once can lose one.

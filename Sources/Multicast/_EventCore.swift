@@ -67,14 +67,22 @@ struct _EventLane<Value>: Sendable {
   /// The actor's identity, or `nil` for subscriptions made where no actor
   /// is: what the subscriptions of the lane record.
   let key: ObjectIdentifier?
-  /// The actor, while it lives.
-  weak let actor: (any Actor)?
+  /// The actor, while it lives, unless it is the main actor.
+  private weak let otherActor: (any Actor)?
+  /// Whether the actor is the main actor, which lives as long as the
+  /// process: it needs no weak reference (whose side table a leak checker
+  /// would take for a leak).
+  private let isMainActor: Bool
   let queue = _DeliveryQueue<_EventJob<Value>>()
 
   init(actor: (any Actor)?) {
     key = actor.key
-    self.actor = actor
+    isMainActor = actor === MainActor.shared
+    otherActor = isMainActor ? nil : actor
   }
+
+  /// The actor, while it lives.
+  var actor: (any Actor)? { isMainActor ? MainActor.shared : otherActor }
 
   /// Whether the lane belongs to an actor that is gone.
   var isOrphaned: Bool { key != nil && actor == nil }
@@ -154,8 +162,15 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// The identity of the isolation the event's owner made it in, where its
   /// notices run, or `nil` for none.
   private let ownerKey: ObjectIdentifier?
-  /// That actor, while it lives: the event must not keep its owner alive.
-  private weak let owner: (any Actor)?
+  /// That actor, while it lives, unless it is the main actor: the event
+  /// must not keep its owner alive.
+  private weak let otherOwner: (any Actor)?
+  /// Whether the owner's isolation is the main actor, which needs no weak
+  /// reference.
+  private let isOwnedByMainActor: Bool
+
+  /// The owner's actor, while it lives.
+  private var owner: (any Actor)? { isOwnedByMainActor ? MainActor.shared : otherOwner }
   private let onFirstObserver: (() -> Void)?
   private let onLastObserverGone: (() -> Void)?
   /// The transitions between no live subscription and some, and which of
@@ -172,7 +187,8 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     owner: (any Actor)?, onFirstObserver: (() -> Void)?, onLastObserverGone: (() -> Void)?
   ) {
     self.ownerKey = owner.key
-    self.owner = owner
+    isOwnedByMainActor = owner === MainActor.shared
+    otherOwner = isOwnedByMainActor ? nil : owner
     self.onFirstObserver = onFirstObserver
     self.onLastObserverGone = onLastObserverGone
   }

@@ -46,9 +46,9 @@ final class TransferViewModel {
 
   init(transfer: FileTransfer) {
     (updates, updated) = AsyncStream.makeStream()
-    transfer.progress.observe { [unowned self] progress in
-      lines.append("\(progress.received) of \(progress.total)")
-      updated.yield()
+    transfer.progress.observe(self) { model, progress in
+      model.lines.append("\(progress.received) of \(progress.total)")
+      model.updated.yield()
     }.store(in: &subscriptions)
     transfer.fraction.observe(self) { model, _, new in model.fractions.append(new) }
       .store(in: &subscriptions)
@@ -57,7 +57,7 @@ final class TransferViewModel {
   /// Hears one more value of `event` with a closure that touches main-actor
   /// state, and returns its subscription.
   func follow(_ event: Event<TransferProgress>) -> Subscription {
-    event.observe { [unowned self] in lines.append("followed \($0.received)") }
+    event.observe(self) { model, progress in model.lines.append("followed \(progress.received)") }
   }
 
   deinit {

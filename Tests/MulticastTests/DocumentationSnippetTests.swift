@@ -668,8 +668,8 @@ final class UploadViewModel {
   private var subscriptions: Set<Subscription> = []
 
   init(upload: Upload) {
-    upload.bytesSent.observe { [unowned self] bytes in
-      status = "\(bytes) bytes sent"
+    upload.bytesSent.observe(self) { model, bytes in
+      model.status = "\(bytes) bytes sent"
     }.store(in: &subscriptions)
     upload.fraction.observe(self) { model, _, new in model.progress = new }
       .store(in: &subscriptions)
