@@ -33,6 +33,10 @@ struct _Subscriber {
   /// the actor holds it weakly; see ``_EventLane``.
   let isolation: ObjectIdentifier?
   let handler: _EventHandler
+
+  /// What an ended subscription's entry keeps until the storage compacts,
+  /// once its handler and captures are released.
+  static var ended: _Subscriber { _Subscriber(isolation: nil, handler: { _, _ in }) }
 }
 
 extension Optional where Wrapped == any Actor {
@@ -236,13 +240,16 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// Ends `registration`, if it has not ended.
   func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?) {
     change(from: isolation) { state, garbage in
-      _ = state.removeRegistration(registration, &garbage)
+      _ = state.removeRegistration(
+        registration, &garbage, replacingPayloadWith: _Subscriber.ended)
     }
   }
 
   /// Ends every subscription bound to `target`; returns how many there were.
   func unsubscribeAll(boundTo target: AnyObject, from isolation: (any Actor)?) -> Int {
-    change(from: isolation) { state, garbage in state.removeAll(heldBy: target, &garbage) }
+    change(from: isolation) { state, garbage in
+      state.removeAll(heldBy: target, &garbage, replacingPayloadsWith: _Subscriber.ended)
+    }
   }
 
   /// Ends every subscription.

@@ -24,15 +24,34 @@ extension _ObserverStorage.State where Index == _Unindexed {
   /// - Complexity: O(log n), where n is the number of registrations.
   @discardableResult
   mutating func removeRegistration(
-    _ registration: _Registration, _ garbage: inout _ObserverStorage.Garbage
+    _ registration: _Registration, _ garbage: inout _ObserverStorage.Garbage,
+    replacingPayloadWith placeholder: Payload? = nil
   ) -> Bool {
     let position = buffer.position(ofFirst: registration.sequence, below: buffer.count)
     guard position < buffer.count else { return false }
     let stamp = buffer.stamp(at: position)
     guard stamp.sequence == registration.sequence, !stamp.isRemoved else { return false }
     markRemoved(at: position)
+    if let placeholder { releasePayload(at: position, replacingWith: placeholder, &garbage) }
     compactIfSparse(&garbage)
     return true
+  }
+
+  /// Releases the payload of the removed entry at `position` now, rather
+  /// than when the buffer is compacted, if no broadcast reads the buffer:
+  /// a handler's captures then go when its subscription ends. The entry
+  /// keeps `placeholder`.
+  ///
+  /// With a broadcast under way (on another thread, or the one whose handler
+  /// ended the subscription), the payload stays until compaction: a reader
+  /// may be reading it.
+  mutating func releasePayload(
+    at position: Int, replacingWith placeholder: Payload,
+    _ garbage: inout _ObserverStorage.Garbage
+  ) {
+    guard !_isPOD(Payload.self), buffer.readerCount == 0 else { return }
+    garbage.payloads.append(buffer.payload(at: position).move())
+    buffer.payload(at: position).initialize(to: placeholder)
   }
 
   /// Removes every registration held by `object`.
@@ -41,13 +60,15 @@ extension _ObserverStorage.State where Index == _Unindexed {
   /// - Complexity: O(n), where n is the number of registrations.
   @discardableResult
   mutating func removeAll(
-    heldBy object: AnyObject, _ garbage: inout _ObserverStorage.Garbage
+    heldBy object: AnyObject, _ garbage: inout _ObserverStorage.Garbage,
+    replacingPayloadsWith placeholder: Payload? = nil
   ) -> Int {
     let key = ObjectIdentifier(object)
     var removed = 0
     for position in 0..<buffer.count
     where buffer.entry(at: position).pointee.key == key && !buffer.stamp(at: position).isRemoved {
       markRemoved(at: position)
+      if let placeholder { releasePayload(at: position, replacingWith: placeholder, &garbage) }
       removed += 1
     }
     compactIfSparse(&garbage)

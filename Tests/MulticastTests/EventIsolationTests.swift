@@ -72,6 +72,15 @@ actor Listening {
   private var subscription: Subscription?
   private(set) var heard = 0
 
+  /// Subscribes with a closure that captures the actor.
+  func listenCapturing(_ event: Event<Int>) {
+    subscription = event.observe { _ in self.heard += 1 }
+  }
+
+  func stopListening() {
+    subscription?.cancel()
+  }
+
   func listen(to event: Event<Int>) {
     subscription = event.observe(actor: self) { listening, _ in
       listening.preconditionIsolated("an actor's handler was called off the actor")
@@ -332,6 +341,29 @@ struct EventIsolationTests {
     weak let watched = gauge
     gauge = nil
     #expect(watched == nil, "a value kept its observing actor alive")
+  }
+
+  @Test("Ending a subscription releases its handler's captures at once, with others alive")
+  func endingReleasesCaptures() async {
+    final class Captured: Sendable {}
+    let sender = EventSender<Int>()
+    let kept = sender.event.observe { _ in }
+    var captured: Captured? = Captured()
+    weak let watched = captured
+    let cancelled = sender.event.observe { [captured] _ in _ = captured }
+    captured = nil
+    #expect(watched != nil)
+    cancelled.cancel()
+    #expect(watched == nil, "a cancelled subscription kept its captures")
+
+    // An actor whose closure captures it is freed once it cancels.
+    var listening: Listening? = Listening()
+    await listening?.listenCapturing(sender.event)
+    weak let watchedActor = listening
+    await listening?.stopListening()
+    listening = nil
+    #expect(watchedActor == nil, "a cancelled subscription kept its actor")
+    withExtendedLifetime(kept) {}
   }
 
   @Test("Assigning the value delivers to observers isolated to no actor before it returns")
