@@ -37,9 +37,10 @@ extension _ObserverStorage.State where Index == _Unindexed {
     return true
   }
 
-  /// Releases the payload of the removed entry at `position` now, rather
-  /// than when the buffer is compacted, if no broadcast reads the buffer:
-  /// a handler's captures then go when its subscription ends. The entry
+  /// Releases the payload of the removed entry at `position` now, if no
+  /// broadcast reads the buffer, rather than when the buffer is compacted.
+  ///
+  /// A handler's captures then go when its subscription ends. The entry
   /// keeps `placeholder`.
   ///
   /// With a broadcast under way (on another thread, or the one whose handler
