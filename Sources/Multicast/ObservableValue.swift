@@ -69,12 +69,12 @@ public final class ObservableValue<Value> {
   /// on every lane, so that every lane hears the assignments in the order
   /// they were made; then delivers what can be delivered here.
   private func assign(_ newValue: Value, from isolation: (any Actor)?) {
-    var local = lock.withLock {
-      let old = stored
+    var (local, change) = lock.withLock {
+      let change = (old: stored, new: newValue)
       stored = newValue
-      return core.prepare((old, newValue), from: isolation)
+      return (core.prepare(change, from: isolation), change)
     }
-    core.deliver(&local, from: isolation)
+    core.deliver(&local, change, from: isolation)
   }
 
   /// Creates an observable value.

@@ -31,19 +31,20 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
   //
   // The properties are @usableFromInline, not private, so that the methods
   // are inlined into the broadcasts that call them and specialized for their
-  // job type.
+  // job type. The lock makes every access to them exclusive, so they skip the
+  // run-time exclusivity check.
   @usableFromInline let lock: _Lock
   /// The broadcasts appended and not yet taken for delivery, oldest first.
-  @usableFromInline var jobs: [Job] = []
+  @usableFromInline @exclusivity(unchecked) var jobs: [Job] = []
   /// An empty array with room, kept between deliveries so that batches
   /// change hands without allocating.
-  @usableFromInline var spare: [Job] = []
+  @usableFromInline @exclusivity(unchecked) var spare: [Job] = []
   /// Whether a drain task is scheduled and has not started.
-  @usableFromInline var isScheduled = false
+  @usableFromInline @exclusivity(unchecked) var isScheduled = false
   /// Whether someone is delivering on the actor now.
-  @usableFromInline var isDelivering = false
+  @usableFromInline @exclusivity(unchecked) var isDelivering = false
   /// The thread delivering, while `isDelivering`.
-  @usableFromInline var deliverer: UInt = 0
+  @usableFromInline @exclusivity(unchecked) var deliverer: UInt = 0
 
   @usableFromInline
   init() {
@@ -97,7 +98,9 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
   /// What the caller of ``claim(_:taking:)`` must do.
   @usableFromInline
   enum Claim {
-    /// Deliver the batch now, then ask ``next(_:)`` for more.
+    /// Deliver now: the batch, if it holds broadcasts, then ask ``next(_:)``
+    /// for more; otherwise the job directly, then ask
+    /// ``nextAfterDirect(_:)``.
     case deliver
     /// Deliver the job now, nested in the delivery under way on this
     /// thread, and not through the queue.
@@ -106,18 +109,19 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
     case nothing
   }
 
-  /// Appends `job` for a caller that may deliver it where it runs, or
-  /// tells it to deliver `job` nested in the delivery it is part of.
+  /// Claims the delivery for a caller that may deliver `job` where it runs,
+  /// or tells it to deliver `job` nested in the delivery it is part of.
+  ///
+  /// When the queue is idle with nothing waiting, the caller delivers `job`
+  /// itself, directly: `job` is not appended and `batch` stays empty; then it
+  /// calls ``nextAfterDirect(_:)``. When broadcasts wait, `job` goes behind
+  /// them and `batch` receives them all, to deliver, then ``next(_:)``.
   ///
   /// A caller on the thread delivering is nested in that delivery (a handler
   /// sent it). When nothing waits, it delivers its job at once, as a nested
   /// send does everywhere in the library; when broadcasts wait, it queues its
   /// job behind them, so that nothing sent earlier is overtaken.
   ///
-  /// - Parameters:
-  ///   - job: The broadcast.
-  ///   - batch: Receives, when the claim is ``Claim/deliver``, the
-  ///     broadcasts to deliver now, `job` last.
   /// - Returns: What the caller must do.
   @inlinable
   func claim(_ job: Job, taking batch: inout [Job]) -> Claim {
@@ -128,12 +132,31 @@ final class _DeliveryQueue<Job: Sendable>: @unchecked Sendable {
         jobs.append(job)
         return .nothing
       }
-      jobs.append(job)
       isDelivering = true
       deliverer = thread
+      if jobs.isEmpty { return .deliver }
+      jobs.append(job)
       swap(&batch, &jobs)
       swap(&jobs, &spare)
       return .deliver
+    }
+  }
+
+  /// After a claim whose job the caller delivered directly: ends the
+  /// delivery, or takes the broadcasts queued meanwhile into `batch`.
+  ///
+  /// - Returns: Whether `batch` holds broadcasts to deliver (then ask
+  ///   ``next(_:)`` for more after it).
+  @inlinable
+  func nextAfterDirect(_ batch: inout [Job]) -> Bool {
+    lock.withLock {
+      if jobs.isEmpty {
+        isDelivering = false
+        return false
+      }
+      swap(&batch, &jobs)
+      swap(&jobs, &spare)
+      return true
     }
   }
 

@@ -47,7 +47,13 @@ extension Optional where Wrapped == any Actor {
 /// One send, waiting its turn on a lane: the value, and which registrations
 /// it reaches (those made before the one numbered `end`, as when it was
 /// sent).
-struct _EventJob<Value>: @unchecked Sendable {
+///
+/// The value is held as `Any`, so that the lanes, their queues and the
+/// sends' bookkeeping are one type, compiled once in this module, whatever
+/// the event's value: generic code over it would look its types up at run
+/// time on every send. A value of up to three words fits in the `Any`
+/// without an allocation.
+struct _EventJob: @unchecked Sendable {
   // @unchecked Sendable: a job goes to another isolation only to reach the
   // subscriptions made there. With a `Sendable` value that is what the types
   // promise. With any other value the event is not `Sendable`, so it, its
@@ -56,7 +62,7 @@ struct _EventJob<Value>: @unchecked Sendable {
   // isolated to no actor, cannot reach the value concurrently from a task of
   // its own. The delivery tests send from many tasks and threads under
   // ThreadSanitizer.
-  let value: Value
+  let value: Any
   let end: UInt64
 }
 
@@ -67,17 +73,18 @@ struct _EventJob<Value>: @unchecked Sendable {
 /// alive. While a live subscription of the lane exists, the lane stays (see
 /// ``_EventCore/settle(_:from:)``); when its actor is gone, no one is left to
 /// hear the lane, and its sends are dropped.
-struct _EventLane<Value>: Sendable {
+final class _EventLane: Sendable {
   /// The actor's identity, or `nil` for subscriptions made where no actor
   /// is: what the subscriptions of the lane record.
   let key: ObjectIdentifier?
-  /// The actor, while it lives, unless it is the main actor.
+  /// The actor, while it lives, unless it is the main actor. (A class, so
+  /// that handing a lane around copies no weak reference.)
   private weak let otherActor: (any Actor)?
   /// Whether the actor is the main actor, which lives as long as the
   /// process: it needs no weak reference (whose side table a leak checker
   /// would take for a leak).
   private let isMainActor: Bool
-  let queue = _DeliveryQueue<_EventJob<Value>>()
+  let queue = _DeliveryQueue<_EventJob>()
 
   init(actor: (any Actor)?) {
     key = actor.key
@@ -115,12 +122,12 @@ extension _NoLane {
 /// The lanes a send delivers where it runs: the lane of subscriptions made
 /// where no actor is, and the lane of the sender's own isolation, either of
 /// which may be missing.
-struct _LocalSend<Value> {
-  typealias Job = _EventJob<Value>
+struct _LocalSend {
+  typealias Job = _EventJob
 
   /// One lane the send claimed, and what the claim said.
   struct Claimed {
-    let lane: _EventLane<Value>
+    let lane: _EventLane
     let claim: _DeliveryQueue<Job>.Claim
     /// The sends to deliver now, oldest first, when the claim is `deliver`.
     var batch: [Job]
@@ -180,12 +187,13 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// The transitions between no live subscription and some, and which of
   /// them the owner has been told of; read and written only with the
   /// storage's lock held, in the critical section of the change that
-  /// causes them.
-  private var notices = _OccupancyNotices()
+  /// causes them. (The lock makes access exclusive: no run-time check is
+  /// needed, here and for `lanes`.)
+  @exclusivity(unchecked) private var notices = _OccupancyNotices()
   /// One lane per isolation with subscriptions; read and written only with
   /// the storage's lock held, so that a send sees the lane of every
   /// registration it reaches.
-  private var lanes: [_EventLane<Value>] = []
+  @exclusivity(unchecked) private var lanes: [_EventLane] = []
 
   init(
     owner: (any Actor)?, onFirstObserver: (() -> Void)?, onLastObserverGone: (() -> Void)?
@@ -265,24 +273,26 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// deliverable from `isolation`, queued for the others.
   func send(_ value: Value, from isolation: (any Actor)?) {
     var local = prepare(value, from: isolation)
-    deliver(&local, from: isolation)
+    deliver(&local, value, from: isolation)
   }
 
   /// Queues `value` on every lane that `isolation` cannot deliver, and claims
   /// the others, in one step that fixes its place in every lane's order:
   /// call it in the critical section that orders the sends, and
   /// ``deliver(_:from:)`` after it.
-  func prepare(_ value: Value, from isolation: (any Actor)?) -> _LocalSend<Value> {
+  func prepare(_ value: Value, from isolation: (any Actor)?) -> _LocalSend {
     let (end, lanes) = storage.withLockedState { state in (state.nextSequence, self.lanes) }
     var local = _LocalSend(job: _EventJob(value: value, end: end))
-    var unused: [_EventJob<Value>] = []
+    var unused: [_EventJob] = []
     let here = isolation.key
     for lane in lanes {
       // A lane of no actor, or of the caller's own, is delivered here.
       if lane.key == nil || lane.key == here {
-        var batch: [_EventJob<Value>] = []
+        var batch: [_EventJob] = []
         let claim = lane.queue.claim(local.job, taking: &batch)
         guard claim != .nothing else { continue }
+        // `batch` is empty when nothing waited: the send is delivered
+        // directly, from its own value.
         let claimed = _LocalSend.Claimed(lane: lane, claim: claim, batch: consume batch)
         if local.first == nil { local.first = claimed } else { local.second = claimed }
       } else if lane.queue.append(local.job, isOnActor: false, taking: &unused) == .schedule {
@@ -297,74 +307,69 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   ///
   /// When no claimed lane had sends waiting, one walk serves both lanes, so
   /// their subscriptions are called in the order they were made.
-  func deliver(_ local: inout _LocalSend<Value>, from isolation: (any Actor)?) {
+  func deliver(_ local: inout _LocalSend, _ value: Value, from isolation: (any Actor)?) {
     // Each claimed lane is moved out of `local`, so that its batch is
     // uniquely referenced and goes back to its queue without a copy.
     guard var first = local.first else { return }
     local.first = nil
-    var second = local.second
-    local.second = nil
-    if first.batch.count > 1 || second?.batch.count ?? 0 > 1 {
-      // Sends waiting on a lane go first: each lane on its own.
-      deliver(&first, job: local.job, from: isolation)
-      if var second = second.take() { deliver(&second, job: local.job, from: isolation) }
-      return
+    var second = local.second.take()
+    withUnsafePointer(to: value) { value in
+      if !first.batch.isEmpty || !(second?.batch.isEmpty ?? true) {
+        // Sends waiting on a lane go first: each lane on its own.
+        deliver(&first, value, end: local.job.end, from: isolation)
+        if var second = second.take() {
+          deliver(&second, value, end: local.job.end, from: isolation)
+        }
+        return
+      }
+      let reached = walk(
+        value, end: local.job.end, first.lane.key, second.map { $0.lane.key } ?? noLane)
+      finish(&first, reachedAny: reached.first, from: isolation)
+      if var second = second.take() {
+        finish(&second, reachedAny: reached.second, from: isolation)
+      }
     }
-    let reached = walk(local.job, first.lane.key, second.map { $0.lane.key } ?? noLane)
-    finish(&first, reachedAny: reached.first, from: isolation)
-    if var second = second.take() { finish(&second, reachedAny: reached.second, from: isolation) }
   }
 
-  /// After the walk that delivered a claimed lane's send: settles the lane if
-  /// the walk reached no one on it, then delivers what was queued on it
-  /// meanwhile.
+  /// After the walk that delivered a claimed lane's send directly: settles
+  /// the lane if the walk reached no one on it, then delivers what was
+  /// queued on it meanwhile.
   private func finish(
-    _ claimed: inout _LocalSend<Value>.Claimed, reachedAny: Bool, from isolation: (any Actor)?
+    _ claimed: inout _LocalSend.Claimed, reachedAny: Bool, from isolation: (any Actor)?
   ) {
     if !reachedAny { settle(claimed.lane, from: isolation) }
-    if claimed.claim == .deliver {
-      deliverQueued(after: &claimed.batch, on: claimed.lane, from: isolation)
+    if claimed.claim == .deliver, claimed.lane.queue.nextAfterDirect(&claimed.batch) {
+      deliver(&claimed.batch, on: claimed.lane, from: isolation)
     }
   }
 
-  /// Delivers one claimed lane: its batch, or the nested job.
+  /// Delivers one claimed lane on its own: its batch (sends that waited,
+  /// then this one), or this send directly, nested or not.
   private func deliver(
-    _ claimed: inout _LocalSend<Value>.Claimed, job: _EventJob<Value>, from isolation: (any Actor)?
+    _ claimed: inout _LocalSend.Claimed, _ value: UnsafePointer<Value>, end: UInt64,
+    from isolation: (any Actor)?
   ) {
-    switch claimed.claim {
-    case .deliver:
+    if claimed.claim == .deliver, !claimed.batch.isEmpty {
       deliver(&claimed.batch, on: claimed.lane, from: isolation)
-    case .nested:
-      if !walk(job, claimed.lane.key, noLane).first { settle(claimed.lane, from: isolation) }
-    case .nothing:
-      break
+    } else {
+      let reached = walk(value, end: end, claimed.lane.key, noLane)
+      finish(&claimed, reachedAny: reached.first, from: isolation)
     }
   }
 
   /// Delivers `batch`, then every batch queued behind it, on `lane`.
   private func deliver(
-    _ batch: inout [_EventJob<Value>], on lane: _EventLane<Value>, from isolation: (any Actor)?
+    _ batch: inout [_EventJob], on lane: _EventLane, from isolation: (any Actor)?
   ) {
     repeat {
       deliverBatch(batch, on: lane, from: isolation)
     } while lane.queue.next(&batch)
   }
 
-  /// Hands back the delivered `batch`, then delivers every batch queued on
-  /// `lane` since it was taken.
-  private func deliverQueued(
-    after batch: inout [_EventJob<Value>], on lane: _EventLane<Value>,
-    from isolation: (any Actor)?
-  ) {
-    while lane.queue.next(&batch) {
-      deliverBatch(batch, on: lane, from: isolation)
-    }
-  }
-
   /// Delivers each send of `batch` on `lane`, and settles the lane once if
   /// one of them reached no one.
   private func deliverBatch(
-    _ batch: [_EventJob<Value>], on lane: _EventLane<Value>, from isolation: (any Actor)?
+    _ batch: [_EventJob], on lane: _EventLane, from isolation: (any Actor)?
   ) {
     var missed = false
     for job in batch where !walk(job, lane.key, noLane).first {
@@ -379,33 +384,44 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   ///
   /// - Returns: Whether it reached a subscription of each.
   private func walk(
-    _ job: _EventJob<Value>, _ first: ObjectIdentifier?, _ second: ObjectIdentifier?
+    _ job: _EventJob, _ first: ObjectIdentifier?, _ second: ObjectIdentifier?
+  ) -> (first: Bool, second: Bool) {
+    // Only this core makes its jobs, each with a `Value`.
+    withUnsafePointer(to: job.value as! Value) { walk($0, end: job.end, first, second) }
+  }
+
+  /// Calls, with the value at `value`, every live subscription made before
+  /// the one numbered `end` whose isolation is `first` or `second`, in the
+  /// order they were made.
+  ///
+  /// - Returns: Whether it reached a subscription of each.
+  private func walk(
+    _ value: UnsafePointer<Value>, end: UInt64, _ first: ObjectIdentifier?,
+    _ second: ObjectIdentifier?
   ) -> (first: Bool, second: Bool) {
     var reached = (first: false, second: false)
-    withUnsafePointer(to: job.value) { value in
-      // Other lanes' targets are not even loaded: they belong to other
-      // isolations, and loading one would keep it alive here for a moment.
-      storage.forEach(
-        registeredBefore: job.end,
-        where: { $0.pointee.isolation == first || $0.pointee.isolation == second }
-      ) { object, subscriber in
-        if subscriber.isolation == first {
-          reached.first = true
-        } else {
-          reached.second = true
-        }
-        subscriber.handler(object, value)
+    // Other lanes' targets are not even loaded: they belong to other
+    // isolations, and loading one would keep it alive here for a moment.
+    storage.forEach(
+      registeredBefore: end,
+      where: { $0.pointee.isolation == first || $0.pointee.isolation == second }
+    ) { object, subscriber in
+      if subscriber.isolation == first {
+        reached.first = true
+      } else {
+        reached.second = true
       }
+      subscriber.handler(object, value)
     }
     return reached
   }
 
   /// Schedules a task that delivers the sends queued on `lane`, on its
   /// actor.
-  private func scheduleDrain(of lane: _EventLane<Value>) {
+  private func scheduleDrain(of lane: _EventLane) {
     guard let actor = lane.actor else {
       // Its actor is gone, and no one can hear the lane: drop what waits.
-      var batch: [_EventJob<Value>] = []
+      var batch: [_EventJob] = []
       if lane.queue.startDrain(taking: &batch) {
         while lane.queue.next(&batch) {}
       }
@@ -419,14 +435,14 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     }
   }
 
-  private func drain(_ lane: _EventLane<Value>, on actor: isolated any Actor) {
+  private func drain(_ lane: _EventLane, on actor: isolated any Actor) {
     drain(lane, from: actor)
   }
 
   /// Delivers every send queued on `lane`; call it on the lane's actor,
   /// `isolation`.
-  private func drain(_ lane: _EventLane<Value>, from isolation: any Actor) {
-    var batch: [_EventJob<Value>] = []
+  private func drain(_ lane: _EventLane, from isolation: any Actor) {
+    var batch: [_EventJob] = []
     guard lane.queue.startDrain(taking: &batch) else { return }
     deliver(&batch, on: lane, from: isolation)
   }
@@ -434,7 +450,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// After a delivery on `lane` reached no one: drops the lane if no live
   /// subscription is left on it, and notices, as any change does, whether
   /// the event lost its last live subscription (targets that died).
-  private func settle(_ lane: _EventLane<Value>, from isolation: (any Actor)?) {
+  private func settle(_ lane: _EventLane, from isolation: (any Actor)?) {
     let witness = change(from: isolation) { state, _ in
       let witness = state.firstLiveObject { $0.isolation == lane.key }
       if witness == nil { lanes.removeAll { $0.queue === lane.queue } }
@@ -445,7 +461,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   }
 
   /// The queues of the lanes, for tests.
-  var queues: [_DeliveryQueue<_EventJob<Value>>] {
+  var queues: [_DeliveryQueue<_EventJob>] {
     storage.withLockedState { _ in lanes.map(\.queue) }
   }
 
