@@ -88,125 +88,121 @@ final class IndexerDeliveries {
   }
 }
 
-/// Subscribes and ends subscriptions on the main actor while the producers
-/// run.
+/// One subscription a churner made: what it has heard, and how to end it.
+struct Churned {
+  let heard: () -> [Delivery]
+  let end: () -> Void
+}
+
+/// Subscribes and ends subscriptions on the caller's isolation while the
+/// producers run, and returns what each heard, with its window.
 ///
-/// It makes closure subscriptions, which it cancels, and target
-/// subscriptions, whose targets it releases, in turn. Returns what each
-/// heard, once `sender`, sent from here, has delivered everything queued for
-/// the main actor.
+/// `subscribe` makes round `n`'s subscription; three at a time stay
+/// subscribed. It goes on for sixteen rounds at least, however soon the
+/// producers finish: a busy actor may start churning late. Once they have,
+/// `flush` delivers what is queued for this isolation.
+func churn(
+  _ production: Production, isolation: isolated (any Actor)? = #isolation,
+  subscribe: (Int) -> Churned, flush: () -> Void
+) async -> [HeardWindow] {
+  var ended: [HeardWindow] = []
+  var live: [(churned: Churned, window: RegistrationWindow)] = []
+  var round = 0
+  while !production.isFinished || round < 16 {
+    let before = production.snapshot
+    live.append((subscribe(round), opening(before, production.snapshot)))
+    if live.count > 3 {
+      var (churned, window) = live.removeFirst()
+      window.beforeRemoving = production.snapshot
+      churned.end()
+      window.afterRemoving = production.snapshot
+      window.wasRemoved = true
+      ended.append(HeardWindow(received: churned.heard(), window: window))
+    }
+    if round == 0 { production.churnStarted() }
+    round += 1
+    await Task.yield()
+  }
+  flush()
+  for (churned, var window) in live {
+    (window.beforeRemoving, window.afterRemoving) = (production.last, production.last)
+    ended.append(HeardWindow(received: churned.heard(), window: window))
+    churned.end()
+  }
+  return ended
+}
+
+/// Holds an object until it is let go.
+final class Holder<Object: AnyObject> {
+  var object: Object?
+  init(_ object: Object) { self.object = object }
+}
+
+/// Churns on the main actor.
+///
+/// Closure subscriptions, cancelled to end them, and target subscriptions,
+/// ended by releasing the target, come in turn. Released targets must hear
+/// nothing more, and be gone once the deliveries are over.
 @MainActor
 func churnOnMainActor(
   _ sender: EventSender<Delivery>, _ production: Production
 ) async -> [HeardWindow] {
-  var ended: [HeardWindow] = []
-  var live:
-    [(deliveries: MainDeliveries, subscription: Subscription?, window: RegistrationWindow)] = []
-  // Released targets, with what they heard until then: they must hear
-  // nothing more, and be gone once the deliveries are over.
-  var released: [(target: Weak<MainDeliveries>, log: MainDeliveryLog, heard: Int)] = []
-  var round = 0
-  // Sixteen rounds at least, however soon the producers finish: a busy
-  // actor may start churning late.
-  while !production.isFinished || round < 16 {
-    let deliveries = MainDeliveries()
-    let before = production.snapshot
-    // Closure subscriptions in even rounds, cancelled to end them; target
-    // subscriptions in odd ones, ended by releasing the target, which only
-    // `live` holds.
-    var subscription: Subscription?
+  var released: [(target: Weak<MainDeliveries>, log: MainDeliveryLog)] = []
+  var heardWhenReleased: [Int] = []
+  let ended = await churn(production) { round in
+    let holder = Holder(MainDeliveries())
+    let log = holder.object!.log
     if round.isMultiple(of: 2) {
-      subscription = sender.event.observe { deliveries.hear($0) }
-    } else {
-      sender.event.observe(deliveries, MainDeliveries.hear)
-    }
-    live.append((deliveries, subscription, opening(before, production.snapshot)))
-    if live.count > 3 {
-      var window = live[0].window
-      window.beforeRemoving = production.snapshot
-      // Nothing reaches the main actor's subscribers until this function
-      // awaits, so what they heard so far is all they hear.
-      let log = live[0].deliveries.log
-      let heard = log.received
-      if live[0].subscription == nil {
-        released.append((Weak(live[0].deliveries), log, heard.count))
+      let subscription = sender.event.observe { [deliveries = holder.object!] in
+        deliveries.hear($0)
       }
-      live[0].subscription?.cancel()
-      live.removeFirst()
-      window.afterRemoving = production.snapshot
-      window.wasRemoved = true
-      ended.append(HeardWindow(received: heard, window: window))
+      return Churned(heard: { log.received }, end: { subscription.cancel() })
     }
-    if round == 0 { production.churnStarted() }
-    round += 1
-    await Task.yield()
+    sender.event.observe(holder.object!, MainDeliveries.hear)
+    return Churned(heard: { log.received }) {
+      // Nothing reaches the main actor's subscribers until the churn
+      // awaits, so what they heard so far is all they may hear.
+      released.append((Weak(holder.object!), log))
+      heardWhenReleased.append(log.received.count)
+      holder.object = nil
+    }
+  } flush: {
+    // A send from the main actor delivers everything queued for it first.
+    sender.send(Delivery(producer: -1, value: 0))
   }
-  // A send from the main actor delivers everything queued for it first.
-  sender.send(Delivery(producer: -1, value: 0))
-  let lateCalls = released.count { $0.log.received.count != $0.heard }
+  let lateCalls = zip(released, heardWhenReleased).count { $0.log.received.count != $1 }
   #expect(lateCalls == 0, "\(lateCalls) released targets were called")
   let kept = released.count { $0.target.object != nil }
   #expect(kept == 0, "\(kept) released targets are still alive")
   #expect(released.count > 4, "too few targets were released: \(released.count)")
-  for (deliveries, subscription, var window) in live {
-    (window.beforeRemoving, window.afterRemoving) = (production.last, production.last)
-    ended.append(HeardWindow(received: deliveries.log.received, window: window))
-    withExtendedLifetime(subscription) {}
-  }
   return ended
 }
 
-/// The same on the `Indexer`, a custom global actor.
+/// Churns on the `Indexer`, a custom global actor.
 @Indexer
 func churnOnIndexer(
   _ sender: EventSender<Delivery>, _ production: Production
 ) async -> [HeardWindow] {
-  var ended: [HeardWindow] = []
-  var live:
-    [(deliveries: IndexerDeliveries, subscription: Subscription, window: RegistrationWindow)] = []
-  var round = 0
-  while !production.isFinished || round < 16 {
+  await churn(production) { _ in
     let deliveries = IndexerDeliveries()
-    let before = production.snapshot
     let subscription = sender.event.observe { deliveries.hear($0) }
-    live.append((deliveries, subscription, opening(before, production.snapshot)))
-    if live.count > 3 {
-      var (deliveries, subscription, window) = live.removeFirst()
-      window.beforeRemoving = production.snapshot
-      subscription.cancel()
-      window.afterRemoving = production.snapshot
-      window.wasRemoved = true
-      ended.append(HeardWindow(received: deliveries.received, window: window))
-    }
-    if round == 0 { production.churnStarted() }
-    round += 1
-    await Task.yield()
+    return Churned(heard: { deliveries.received }, end: { subscription.cancel() })
+  } flush: {
+    sender.send(Delivery(producer: -1, value: 0))
   }
-  sender.send(Delivery(producer: -1, value: 0))
-  for (deliveries, subscription, var window) in live {
-    (window.beforeRemoving, window.afterRemoving) = (production.last, production.last)
-    ended.append(HeardWindow(received: deliveries.received, window: window))
-    withExtendedLifetime(subscription) {}
-  }
-  return ended
 }
 
-/// The same on an actor instance, with closures that touch its own state.
+/// Churns on an actor instance, with closures that touch its own state.
 actor ChurningActor {
   private var received: [Int: [Delivery]] = [:]
 
   func churn(_ sender: EventSender<Delivery>, _ production: Production) async -> [HeardWindow] {
-    var ended: [HeardWindow] = []
-    var live: [(number: Int, subscription: Subscription, window: RegistrationWindow)] = []
-    var round = 0
-    while !production.isFinished || round < 16 {
-      let number = round
+    await MulticastTests.churn(production) { number in
       received[number] = []
-      let before = production.snapshot
-      // A closure capturing the actor, and the actor as a weak target, in
-      // turn.
+      // A closure capturing the actor, and the actor as a weak target (which
+      // lasts while the actor does, unless cancelled), in turn.
       let subscription =
-        round.isMultiple(of: 2)
+        number.isMultiple(of: 2)
         ? sender.event.observe { delivery in
           self.preconditionIsolated("an actor's subscriber was called off the actor")
           self.received[number, default: []].append(delivery)
@@ -215,64 +211,26 @@ actor ChurningActor {
           churner.preconditionIsolated("an actor's subscriber was called off the actor")
           churner.received[number, default: []].append(delivery)
         }
-      live.append((number, subscription, opening(before, production.snapshot)))
-      if live.count > 3 {
-        var (number, subscription, window) = live.removeFirst()
-        window.beforeRemoving = production.snapshot
-        subscription.cancel()
-        window.afterRemoving = production.snapshot
-        window.wasRemoved = true
-        ended.append(HeardWindow(received: received[number] ?? [], window: window))
-      }
-      if round == 0 { production.churnStarted() }
-      round += 1
-      await Task.yield()
+      return Churned(heard: { self.received[number] ?? [] }, end: { subscription.cancel() })
+    } flush: {
+      sender.send(Delivery(producer: -1, value: 0))
     }
-    sender.send(Delivery(producer: -1, value: 0))
-    for (number, subscription, var window) in live {
-      (window.beforeRemoving, window.afterRemoving) = (production.last, production.last)
-      ended.append(HeardWindow(received: received[number] ?? [], window: window))
-      // A subscription bound to this actor lasts while it does: end it.
-      subscription.cancel()
-    }
-    return ended
   }
 }
 
-/// The same where no actor is: the handlers run on the producers' threads,
-/// one at a time.
+/// Churns where no actor is: the handlers run on the producers' threads, one
+/// at a time.
 func churnWithoutActor(
   _ sender: EventSender<Delivery>, _ production: Production
 ) async -> [HeardWindow] {
-  var ended: [HeardWindow] = []
-  var live:
-    [(received: Locked<[Delivery]>, subscription: Subscription, window: RegistrationWindow)] = []
-  var round = 0
-  while !production.isFinished || round < 16 {
+  await churn(production) { _ in
     let received = Locked<[Delivery]>([])
-    let before = production.snapshot
     let subscription = sender.event.observe { delivery in
       received.withLock { $0.append(delivery) }
     }
-    live.append((received, subscription, opening(before, production.snapshot)))
-    if live.count > 3 {
-      var (received, subscription, window) = live.removeFirst()
-      window.beforeRemoving = production.snapshot
-      subscription.cancel()
-      window.afterRemoving = production.snapshot
-      window.wasRemoved = true
-      ended.append(HeardWindow(received: received.withLock { $0 }, window: window))
-    }
-    if round == 0 { production.churnStarted() }
-    round += 1
-    await Task.yield()
+    return Churned(heard: { received.withLock { $0 } }, end: { subscription.cancel() })
+  } flush: {
   }
-  for (received, subscription, var window) in live {
-    (window.beforeRemoving, window.afterRemoving) = (production.last, production.last)
-    ended.append(HeardWindow(received: received.withLock { $0 }, window: window))
-    withExtendedLifetime(subscription) {}
-  }
-  return ended
 }
 
 /// What an observer of the same observable value heard, on one isolation.
