@@ -357,8 +357,14 @@ struct EventStressTests {
     let breaks = zip(plainChanges, plainChanges.dropFirst()).count { $0.new != $1.old }
     #expect(breaks == 0, "\(breaks) changes did not start where the one before ended")
     for id in 0..<producers {
-      let values = assignments.map(\.new).filter { $0 / 1_000_000 == id }
-      #expect(values == (0..<perProducer).map { id * 1_000_000 + $0 }, "producer \(id)")
+      let values = assignments.map { $0.new - id * 1_000_000 }.filter {
+        (0..<1_000_000).contains($0)
+      }
+      let misplaced = values.enumerated().first { $0.offset != $0.element }
+      #expect(
+        values.count == perProducer && misplaced == nil,
+        "producer \(id): \(values.count) assignments heard; at \(misplaced?.offset ?? -1), \(misplaced?.element ?? -1)"
+      )
     }
     withExtendedLifetime((onMain.1, onIndexer.1, subscription)) {}
   }
