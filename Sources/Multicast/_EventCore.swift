@@ -279,7 +279,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// Queues `value` on every lane that `isolation` cannot deliver, and claims
   /// the others, in one step that fixes its place in every lane's order:
   /// call it in the critical section that orders the sends, and
-  /// ``deliver(_:from:)`` after it.
+  /// ``deliver(_:_:from:)`` after it.
   func prepare(_ value: Value, from isolation: (any Actor)?) -> _LocalSend {
     let (end, lanes) = storage.withLockedState { state in (state.nextSequence, self.lanes) }
     var local = _LocalSend(job: _EventJob(value: value, end: end))
