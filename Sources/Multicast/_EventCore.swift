@@ -262,7 +262,9 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// Ends every subscription.
   func unsubscribeAll(from isolation: (any Actor)?) {
-    change(from: isolation) { state, garbage in _ = state.removeAll(&garbage) }
+    change(from: isolation) { state, garbage in
+      _ = state.removeAll(&garbage, replacingPayloadsWith: _Subscriber.ended)
+    }
   }
 
   var hasObservers: Bool { !storage.isEmpty }
