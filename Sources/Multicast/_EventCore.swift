@@ -262,9 +262,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// Ends every subscription.
   func unsubscribeAll(from isolation: (any Actor)?) {
-    change(from: isolation) { state, garbage in
-      _ = state.removeAll(&garbage, replacingPayloadsWith: _Subscriber.ended)
-    }
+    change(from: isolation) { state, garbage in _ = state.removeAll(&garbage) }
   }
 
   var hasObservers: Bool { !storage.isEmpty }

@@ -75,23 +75,4 @@ extension _ObserverStorage.State where Index == _Unindexed {
     compactIfSparse(&garbage)
     return removed
   }
-
-  /// Removes every registration, releasing their payloads at once when no
-  /// broadcast reads the buffer, as ``releasePayload(at:replacingWith:_:)``
-  /// does.
-  ///
-  /// - Returns: Whether any was registered.
-  /// - Complexity: O(n), where n is the number of registrations.
-  mutating func removeAll(
-    _ garbage: inout _ObserverStorage.Garbage, replacingPayloadsWith placeholder: Payload
-  ) -> Bool {
-    var removed = false
-    for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
-      markRemoved(at: position)
-      releasePayload(at: position, replacingWith: placeholder, &garbage)
-      removed = true
-    }
-    compactIfSparse(&garbage)
-    return removed
-  }
 }
