@@ -19,8 +19,12 @@ extension EventSender {
 }
 
 extension _EventCore {
-  /// The number of sends queued on lanes and not yet taken for delivery.
+  /// The number of this event's sends queued on its lanes and not yet taken
+  /// for delivery (other subjects' work on the same destinations is not
+  /// counted).
   var waitingCount: Int {
-    queues.reduce(0) { $0 + $1.waitingCount }
+    destinations.flatMap(\.waitingJobs).count { job in
+      if case .sync(let source) = job.deliverer { source === self } else { false }
+    }
   }
 }

@@ -41,42 +41,13 @@ extension MulticastDelegate where Observer: Sendable {
   /// - Complexity: O(1) to queue; O(n) to deliver, where n is the number of
   ///   registrations. One allocation per broadcast, `body`'s context, and a
   ///   task when the queue was idle; one hop to the main actor per batch.
-  @inlinable
   public func onMainActor(
     isolation: isolated (any Actor)? = #isolation,
     _ body: @escaping @MainActor @Sendable (Observer) -> Void
   ) {
-    typealias Job = _MainActorDelivery<Observer>
-    let (end, queue) = storage.mainActorQueue(of: Job.self)
-    let isOnMainActor = isolation.map { $0 === MainActor.shared } ?? false
-    var batch: [Job] = []
-    switch queue.append(Job(end: end, body: body), isOnActor: isOnMainActor, taking: &batch) {
-    case .deliver:
-      MainActor.assumeIsolated { deliver(&batch, from: queue) }
-    case .schedule:
-      Task { @MainActor in
-        var batch: [Job] = []
-        if queue.startDrain(taking: &batch) { deliver(&batch, from: queue) }
-      }
-    case .nothing:
-      break
-    }
-  }
-
-  /// Delivers `batch`, then every batch queued behind it, on the main actor.
-  @MainActor
-  @inlinable
-  func deliver(
-    _ batch: inout [_MainActorDelivery<Observer>],
-    from queue: _DeliveryQueue<_MainActorDelivery<Observer>>
-  ) {
-    repeat {
-      for job in batch {
-        storage.forEach(registeredBefore: job.end) { object, witnessTable in
-          _ObserverLayout.withObserver(object, witnessTable) { job.body($0) }
-        }
-      }
-    } while queue.next(&batch)
+    _Destination.main.send(
+      _DeliveryJob(self, payload: _MainActorDelivery(body: body), end: storage.nextSequence),
+      from: isolation)
   }
 }
 
@@ -126,37 +97,53 @@ extension MulticastDelegate where Observer: Sendable {
   ///   before; O(n log n) to deliver, where n is the number of
   ///   registrations. One allocation per broadcast, `body`'s context, and a
   ///   task when the queue was idle.
-  @inlinable
   public func onActor(_ body: @escaping @isolated(any) @Sendable (Observer) -> Void) {
-    typealias Job = _ActorDelivery<Observer>
-    let actor = body.isolation
-    let (end, queue) = storage.actorQueue(for: actor, of: Job.self)
-    var batch: [Job] = []
-    if case .schedule = queue.append(Job(end: end, body: body), isOnActor: false, taking: &batch) {
-      Task { await deliver(from: queue, on: actor) }
+    _Destination.of(body.isolation).enqueue(
+      _DeliveryJob(async: self, payload: _ActorDelivery(body: body), end: storage.nextSequence))
+  }
+}
+
+extension MulticastDelegate: _DeliverySource {
+  /// Delivers a broadcast that ``onMainActor(isolation:_:)`` queued, on the
+  /// main actor.
+  func deliver(_ job: _DeliveryJob, at destination: _Destination) {
+    // Only `onMainActor` queues such jobs, with this payload, on the main
+    // actor's destination.
+    let delivery = job.payload as! _MainActorDelivery<Observer>
+    // nonisolated(unsafe): that method exists only where `Observer` is
+    // `Sendable`, and so is this multicast delegate; the conformance cannot
+    // say so (it cannot depend on `Sendable`). The actor delivery tests
+    // broadcast from many tasks and threads under ThreadSanitizer.
+    nonisolated(unsafe) let delegate = self
+    MainActor.assumeIsolated {
+      delegate.storage.forEach(registeredBefore: job.end) { object, witnessTable in
+        _ObserverLayout.withObserver(object, witnessTable) { delivery.body($0) }
+      }
     }
   }
 
-  /// Delivers every batch of `queue`, on `actor`, until the queue is empty.
+  /// A queued broadcast is never dropped: the main actor lives for the
+  /// whole process.
+  func drop(_ job: _DeliveryJob, at destination: _Destination) {}
+}
+
+extension MulticastDelegate: _AsyncDeliverySource {
+  /// Delivers a broadcast that ``onActor(_:)`` queued, on its body's actor.
   ///
   /// Each observer is read under the lock just before its call and held only
   /// during it: the body is awaited, and no lock or buffer is held across an
   /// await.
-  @inlinable
   func deliver(
-    from queue: _DeliveryQueue<_ActorDelivery<Observer>>, on actor: isolated (any Actor)?
+    _ job: _DeliveryJob, at destination: _Destination, on actor: isolated (any Actor)?
   ) async {
-    var batch: [_ActorDelivery<Observer>] = []
-    guard queue.startDrain(taking: &batch) else { return }
-    repeat {
-      for job in batch {
-        var next: UInt64 = 0
-        while let (object, witnessTable, sequence) = storage.firstLive(from: next, before: job.end)
-        {
-          next = sequence + 1
-          await job.body(_ObserverLayout.observer(consume object, witnessTable))
-        }
-      }
-    } while queue.next(&batch)
+    // Only `onActor` queues such jobs, with this payload.
+    let delivery = job.payload as! _ActorDelivery<Observer>
+    await forEachLive(registeredBefore: job.end) { observer in
+      // nonisolated(unsafe): that method exists only where `Observer` is
+      // `Sendable`; the conformance cannot say so (it cannot depend on
+      // `Sendable`). The actor delivery tests broadcast from many tasks.
+      nonisolated(unsafe) let observer = observer
+      await delivery.body(observer)
+    }
   }
 }

@@ -41,10 +41,23 @@ extension MulticastDelegate {
   ///   number of registrations, plus the calls.
   @inlinable
   public func awaitEach(_ body: (Observer) async throws -> Void) async throws {
-    let end = storage.nextSequence
+    try await forEachLive(registeredBefore: storage.nextSequence) { observer in
+      try Task.checkCancellation()
+      try await body(observer)
+    }
+  }
+
+  /// Awaits `body` with each live observer registered before the one
+  /// numbered `end`, one at a time, in registration order.
+  ///
+  /// Each observer is read under the lock just before its turn and held only
+  /// while `body` runs for it: no lock or buffer is held across an await.
+  @inlinable
+  func forEachLive(
+    registeredBefore end: UInt64, _ body: (Observer) async throws -> Void
+  ) async rethrows {
     var next: UInt64 = 0
     while let (object, witnessTable, sequence) = storage.firstLive(from: next, before: end) {
-      try Task.checkCancellation()
       next = sequence + 1
       try await body(_ObserverLayout.observer(consume object, witnessTable))
     }

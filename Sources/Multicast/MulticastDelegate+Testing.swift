@@ -18,9 +18,14 @@ extension MulticastDelegate {
 }
 
 extension MulticastDelegate where Observer: Sendable {
-  /// The number of broadcasts queued for other isolations and not yet taken
-  /// for delivery.
+  /// The number of broadcasts of this multicast delegate queued for other
+  /// isolations and not yet taken for delivery.
   var waitingBroadcastCount: Int {
-    storage.waitingBroadcastCount(_MainActorDelivery<Observer>.self, _ActorDelivery<Observer>.self)
+    _Destination.all.flatMap(\.waitingJobs).count { job in
+      switch job.deliverer {
+      case .sync(let source): source === self
+      case .async(let source): source === self
+      }
+    }
   }
 }

@@ -48,7 +48,7 @@ public final class ObservableValue<Value> {
   public var value: Value {
     get { lock.withLock { stored } }
     // A setter cannot know the actor it runs on.
-    set { assign(newValue, from: _isolationOfUnknownCaller()) }
+    set { assign(newValue, from: nil) }
   }
 
   /// Sets the value, and calls every observer with the old and the new value.
@@ -74,7 +74,7 @@ public final class ObservableValue<Value> {
       stored = newValue
       return (core.prepare(change, from: isolation), change)
     }
-    core.deliver(&local, change, from: isolation)
+    core.deliver(&local, change)
   }
 
   /// Creates an observable value.

@@ -86,7 +86,7 @@ public final class Subscription: Hashable, Sendable {
 
   deinit {
     if lifetime == .untilReleased {
-      source?.unsubscribe(registration, from: _isolationOfUnknownCaller())
+      source?.unsubscribe(registration, from: nil)
     }
   }
 }

@@ -15,15 +15,6 @@ extension _ObserverStorage {
     read { state in state.retired.count }
   }
 
-  /// The number of broadcasts waiting in this storage's delivery queues,
-  /// whose jobs are `MainJob` for the main actor and `ActorJob` for others.
-  func waitingBroadcastCount<MainJob: Sendable, ActorJob: Sendable>(
-    _: MainJob.Type, _: ActorJob.Type
-  ) -> Int {
-    let (main, others) = read { state in (state.mainActorQueue, state.actorQueues.map(\.queue)) }
-    let mainCount = main.map { ($0 as! _DeliveryQueue<MainJob>).waitingCount } ?? 0
-    return others.reduce(mainCount) { $0 + ($1 as! _DeliveryQueue<ActorJob>).waitingCount }
-  }
 }
 
 extension _ObserverStorage where Index == _PositionIndex {

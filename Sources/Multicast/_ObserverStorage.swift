@@ -93,17 +93,6 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     var sweptLive = 0
     /// How many registrations were made since the last sweep.
     var registrationsSinceSweep = 0
-    /// The queue of broadcasts whose bodies run on the main actor
-    /// (`onMainActor`), made on first use.
-    @usableFromInline
-    var mainActorQueue: AnyObject?
-    /// The queues of broadcasts whose bodies carry their isolation
-    /// (`onActor`), each made on first use.
-    ///
-    /// One per actor, and one for nonisolated bodies under `nil`. An owner
-    /// broadcasts to a few actors, so a list serves.
-    @usableFromInline
-    var actorQueues: [(actor: AnyObject?, queue: AnyObject)] = []
 
     init(buffer: Buffer) { self.buffer = buffer }
   }

@@ -17,6 +17,7 @@
 // No threads to tell apart.
 #else
 #include <pthread.h>
+#include <time.h>
 #include <unistd.h>
 #if defined(__linux__) && !defined(__ANDROID__)
 #include <sys/syscall.h>
@@ -50,5 +51,39 @@ _Bool _multicast_is_main_thread(void) {
 #else
   // Windows, WASI and others: no cheap way to tell, so never claim it.
   return 0;
+#endif
+}
+
+// The identity of the serial executor the current code runs on, as the
+// concurrency runtime tracks it: `swift_task_getCurrentExecutor`, exported by
+// every concurrency runtime since the first (it is what `#isolation`-less
+// code hops back to), returns it in Swift's calling convention as two words,
+// the identity and the implementation. Only the identity tells executors
+// apart. It is null when no executor is tracked: on a thread that runs no
+// task, or in a task on the global concurrent executor.
+typedef struct {
+  const void *_Nullable identity;
+  uintptr_t implementation;
+} _multicast_executor_ref;
+
+extern __attribute__((swiftcall)) _multicast_executor_ref swift_task_getCurrentExecutor(void);
+
+const void *_Nullable _multicast_current_executor(void) {
+  return swift_task_getCurrentExecutor().identity;
+}
+
+uint64_t _multicast_monotonic_nanoseconds(void) {
+#if defined(_WIN32)
+  static LARGE_INTEGER frequency;
+  LARGE_INTEGER counter;
+  if (frequency.QuadPart == 0) QueryPerformanceFrequency(&frequency);
+  QueryPerformanceCounter(&counter);
+  return (uint64_t)((double)counter.QuadPart * 1e9 / (double)frequency.QuadPart);
+#elif defined(__wasi__)
+  return 0;
+#else
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 #endif
 }

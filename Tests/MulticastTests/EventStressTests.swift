@@ -100,7 +100,8 @@ struct Churned {
 /// `subscribe` makes round `n`'s subscription; three at a time stay
 /// subscribed. It goes on for sixteen rounds at least, however soon the
 /// producers finish: a busy actor may start churning late. Once they have,
-/// `flush` delivers what is queued for this isolation.
+/// it waits for what is queued for this isolation, and `flush` sends from
+/// there.
 func churn(
   _ production: Production, isolation: isolated (any Actor)? = #isolation,
   subscribe: (Int) -> Churned, flush: () -> Void
@@ -123,6 +124,7 @@ func churn(
     round += 1
     await Task.yield()
   }
+  await waitForDeliveries()
   flush()
   for (churned, var window) in live {
     (window.beforeRemoving, window.afterRemoving) = (production.last, production.last)
@@ -327,12 +329,10 @@ struct EventStressTests {
         }
       }
     }
-    // Set on each actor: delivers what is queued there first.
+    // Wait on each actor for what is queued there, then set the value there,
+    // which is delivered at once.
     let final = level.value
-    let mainChanges = await MainActor.run {
-      level.set(final)
-      return onMain.0.changes
-    }
+    let mainChanges = await Self.flushOnMainActor(level, final, onMain.0)
     let indexerChanges = await Self.flush(level, final, onIndexer.0)
     let plainChanges = withoutActor.withLock { $0 }
 
@@ -376,9 +376,19 @@ struct EventStressTests {
   }
 
   @Indexer
-  static func flush(_ level: ObservableValue<Int>, _ value: Int, _ changes: IndexerChanges)
+  static func flush(_ level: ObservableValue<Int>, _ value: Int, _ changes: IndexerChanges) async
     -> [Change]
   {
+    await waitForDeliveries()
+    level.set(value)
+    return changes.changes
+  }
+
+  @MainActor
+  static func flushOnMainActor(
+    _ level: ObservableValue<Int>, _ value: Int, _ changes: MainChanges
+  ) async -> [Change] {
+    await waitForDeliveries()
     level.set(value)
     return changes.changes
   }

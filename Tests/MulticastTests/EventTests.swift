@@ -256,7 +256,9 @@ struct EventTests {
     withExtendedLifetime((first, late)) {}
   }
 
-  @Test("A handler may send again: the nested delivery finishes first")
+  @Test(
+    "A handler may send again: its send goes after the delivery in progress, before the outer send returns"
+  )
   func nestedSend() {
     let log = Log()
     let sender = EventSender<Int>()
@@ -266,7 +268,7 @@ struct EventTests {
     }
     let b = sender.event.observe { log.append("b \($0)") }
     sender.send(1)
-    #expect(log.entries == ["a 1", "a 2", "b 2", "b 1"])
+    #expect(log.entries == ["a 1", "b 1", "a 2", "b 2"])
     withExtendedLifetime((a, b)) {}
   }
 

@@ -135,9 +135,28 @@ struct Model {
     registrations.removeAll { $0.id == id }
   }
 
-  mutating func broadcast(_ reactions: [Int: Reaction], depth: Int = 0) {
-    let snapshot = live
+  /// Broadcasts: a nested broadcast (a reaction) runs at once, inside this
+  /// one, when `queuesNested` is false (the protocol face, depth-first like
+  /// method calls); otherwise it waits until this one has finished, and then
+  /// reaches the registrations made before it was sent (the events' send
+  /// order).
+  mutating func broadcast(_ reactions: [Int: Reaction], queuesNested: Bool) {
     var fired: Set<Int> = []
+    var queued: [Int] = []
+    broadcast(reactions, depth: 0, end: nextToken, fired: &fired) { end in
+      if queuesNested { queued.append(end) }
+      return queuesNested
+    }
+    for end in queued {
+      broadcast(reactions, depth: 1, end: end, fired: &fired) { _ in true }
+    }
+  }
+
+  private mutating func broadcast(
+    _ reactions: [Int: Reaction], depth: Int, end: Int, fired: inout Set<Int>,
+    queue: (_ end: Int) -> Bool
+  ) {
+    let snapshot = live.filter { $0.token < end }
     for registration in snapshot {
       guard !removedTokens.contains(registration.token), alive.contains(registration.id) else {
         continue
@@ -150,7 +169,10 @@ struct Model {
       case .add(let slot): add(slot: slot)
       case .remove(let slot): remove(slot: slot)
       case .drop(let slot): drop(slot: slot)
-      case .nestedBroadcast: broadcast(reactions, depth: depth + 1)
+      case .nestedBroadcast:
+        if !queue(nextToken) {
+          broadcast(reactions, depth: depth + 1, end: nextToken, fired: &fired) { _ in false }
+        }
       }
     }
   }
@@ -169,14 +191,16 @@ final class ModelObserver: ModelObserving {
     self.id = id
     self.harness = harness
   }
-  func ping() { harness.called(self) }
+  func ping() { harness.called(self, depth: harness.depth) }
 }
 
 /// Drives one face with the same operations as the model.
 final class Harness {
   let face: Face
   let multicast: MulticastDelegate<any ModelObserving>
-  let sender = EventSender<Void>()
+  /// Sends the depth of its send: a nested send is delivered after the
+  /// outer one, when the harness's own depth is back to zero.
+  let sender = EventSender<Int>()
   var slots: [ModelObserver?]
   var nextID = 0
   var calls: [Int] = []
@@ -202,7 +226,10 @@ final class Harness {
     let observer = object(in: slot)
     switch face {
     case .multicastRebuilding, .multicastDynamicCast: multicast.addObserver(observer)
-    case .eventTargets: sender.event.observe(observer) { observer, _ in observer.ping() }
+    case .eventTargets:
+      sender.event.observe(observer) { observer, depth in
+        observer.harness.called(observer, depth: depth)
+      }
     }
   }
 
@@ -219,11 +246,11 @@ final class Harness {
   func broadcast() {
     switch face {
     case .multicastRebuilding, .multicastDynamicCast: multicast { $0.ping() }
-    case .eventTargets: sender.send()
+    case .eventTargets: sender.send(depth)
     }
   }
 
-  func called(_ observer: ModelObserver) {
+  func called(_ observer: ModelObserver, depth: Int) {
     calls.append(observer.id)
     guard depth == 0, let slot = slots.firstIndex(where: { $0 === observer }),
       let reaction = reactions[slot], fired.insert(slot).inserted
@@ -233,9 +260,9 @@ final class Harness {
     case .remove(let slot): remove(slot: slot)
     case .drop(let slot): drop(slot: slot)
     case .nestedBroadcast:
-      depth += 1
+      self.depth += 1
       broadcast()
-      depth -= 1
+      self.depth -= 1
     }
   }
 
@@ -275,7 +302,7 @@ func firstDisagreement(_ operations: [Operation], face: Face, slots: Int) -> Str
       model.drop(slot: slot)
       real.drop(slot: slot)
     case .broadcast(let reactions):
-      model.broadcast(reactions)
+      model.broadcast(reactions, queuesNested: face == .eventTargets)
       real.reactions = reactions
       real.fired = []
       real.broadcast()
@@ -395,7 +422,7 @@ struct ModelBasedTests {
     var model = Model(slots: 2, deduplicates: true)
     model.add(slot: 0)
     model.add(slot: 1)
-    model.broadcast([0: .remove(slot: 1)])
+    model.broadcast([0: .remove(slot: 1)], queuesNested: false)
     #expect(model.calls == [0])
   }
 }

@@ -65,4 +65,11 @@ uintptr_t _multicast_current_thread(void);
 /// instead, which is always safe.
 _Bool _multicast_is_main_thread(void);
 
+/// The identity of the serial executor the caller runs on, as the Swift
+/// concurrency runtime tracks it, or null when it tracks none.
+const void *_Nullable _multicast_current_executor(void);
+
+/// A monotonic clock's reading, in nanoseconds from an arbitrary origin.
+uint64_t _multicast_monotonic_nanoseconds(void);
+
 #endif

@@ -1,0 +1,68 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+/// Returns once everything queued before the call has been delivered: for the
+/// caller's actor when it runs on one, or for every actor when it runs on
+/// none.
+///
+/// Sends, assignments and broadcasts made on one actor for another are
+/// queued, and delivered on that actor after the sender has moved on. Tests,
+/// command-line tools and demos need to know when they have arrived:
+///
+/// ```swift
+/// @MainActor @Test func viewHearsTheUpload() async {
+///   let upload = Upload()                 // an actor with an event
+///   let view = ProgressView(upload)       // subscribes on the main actor
+///   await upload.run()                    // sends from the actor
+///   await waitForDeliveries()             // what it sent has reached the view
+///   #expect(view.shown == [0.5, 1.0])
+/// }
+/// ```
+///
+/// On the main actor this delivers what waits for it at once, before
+/// returning; elsewhere it waits for each actor's queue to reach the point
+/// where the call was made. Handlers subscribed where no actor is run on the
+/// threads that send, and are not waited for.
+///
+/// Do not call it from a body that a queue is delivering (an
+/// ``MulticastDelegate/onActor(_:)`` body awaiting it): the queue would wait
+/// for itself.
+///
+/// - Parameter isolation: The caller's isolation; leave the default.
+public func waitForDeliveries(isolation: isolated (any Actor)? = #isolation) async {
+  if let isolation {
+    await _Destination.of(isolation).waitForQueued(from: isolation)
+  } else {
+    for destination in _Destination.all {
+      await destination.waitForQueued(from: nil)
+    }
+  }
+}
+
+extension _Destination {
+  /// Returns once the work queued here before the call has been delivered.
+  func waitForQueued(from isolation: isolated (any Actor)?) async {
+    if isCurrent(isolation) { deliverWaiting() }
+    if isIdle { return }
+    await withCheckedContinuation { continuation in
+      enqueue(_DeliveryJob(_Waiter(continuation), payload: (), end: 0))
+    }
+  }
+}
+
+/// A place in a destination's queue that a caller waits for.
+private final class _Waiter: _DeliverySource, Sendable {
+  let continuation: CheckedContinuation<Void, Never>
+
+  init(_ continuation: CheckedContinuation<Void, Never>) {
+    self.continuation = continuation
+  }
+
+  func deliver(_ job: _DeliveryJob, at destination: _Destination) {
+    continuation.resume()
+  }
+
+  func drop(_ job: _DeliveryJob, at destination: _Destination) {
+    continuation.resume()
+  }
+}

@@ -1,0 +1,215 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+internal import _MulticastAtomics
+
+/// One place where handlers run, with the serial queue of the work bound for
+/// it: an actor, shared by every subject and every face that delivers there,
+/// or "no actor".
+///
+/// Everything one place queues for an actor, through any subject, arrives in
+/// the order it was queued, since it all goes through this one queue. A
+/// caller that runs on the destination's isolation delivers the queue at once,
+/// its own work last, before it returns; work queued from elsewhere is
+/// delivered by a drain task on the actor, in batches of about a millisecond,
+/// between which the actor is given back to its other work.
+///
+/// Destinations of actors come from ``of(_:)``, one per actor while any
+/// subject uses it. A destination of no actor is made by each subject that
+/// needs one: its work is delivered by the threads that send it, one send at
+/// a time.
+final class _Destination: @unchecked Sendable {
+  // @unchecked Sendable: `state` is read and written only with `lock` held;
+  // the other stored properties are immutable, or a weak reference, which
+  // the runtime makes thread-safe. The delivery tests send to destinations
+  // from many tasks and threads under ThreadSanitizer.
+
+  /// The actor's identity, or `nil` for no actor: what subscriptions record.
+  let key: ObjectIdentifier?
+  /// The actor's executor, which tells at run time whether code runs here.
+  let executor: _ExecutorIdentity?
+  /// The actor, while it lives, unless it is the main actor: a destination
+  /// keeps no actor alive.
+  private weak let otherActor: (any Actor)?
+  /// Whether the actor is the main actor, which lives as long as the process
+  /// and needs no weak reference (whose side table a leak checker would take
+  /// for a leak).
+  private let isMainActor: Bool
+  private let lock: _Lock
+  @exclusivity(unchecked) private var state = _DeliveryState()
+
+  /// Creates the destination of `actor`, or of no actor.
+  init(actor: (any Actor)?) {
+    key = actor.map { ObjectIdentifier($0) }
+    executor = actor.map { _ExecutorIdentity(of: $0) }
+    isMainActor = actor === MainActor.shared
+    otherActor = isMainActor ? nil : actor
+    lock = _Lock(
+      initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
+  }
+
+  deinit {
+    lock.destroy()
+    lock.memory.deallocate()
+  }
+
+  /// The actor, while it lives.
+  var actor: (any Actor)? { isMainActor ? MainActor.shared : otherActor }
+
+  /// Whether the destination belongs to an actor that is gone.
+  var isOrphaned: Bool { key != nil && actor == nil }
+
+  /// Whether code whose isolation is `isolation` runs here.
+  ///
+  /// Where the compiler knows the caller's actor, that decides. Where it does
+  /// not (`nil`: nonisolated code, a setter, a `deinit`), the concurrency
+  /// runtime tells which executor the caller runs on. Every caller runs where
+  /// no actor is.
+  func isCurrent(_ isolation: (any Actor)?) -> Bool {
+    guard let key else { return true }
+    if let isolation { return ObjectIdentifier(isolation) == key }
+    return _ExecutorIdentity.current == executor
+  }
+
+  // MARK: Arriving
+
+  /// Work arrives from `isolation`, as ``_DeliveryState/arrive(_:isHere:taking:)``
+  /// says; `job` is made only if the work is queued.
+  func arrive(
+    _ job: () -> _DeliveryJob, from isolation: (any Actor)?, taking batch: inout [_DeliveryJob]
+  ) -> _DeliveryState.Arrival {
+    let isHere = isCurrent(isolation)
+    return lock.withLock { state.arrive(job, isHere: isHere, taking: &batch) }
+  }
+
+  /// Sends `job` from `isolation`: delivers it, after what waits, before
+  /// returning when the caller runs here and no delivery is in progress;
+  /// otherwise queues it.
+  func send(_ job: _DeliveryJob, from isolation: (any Actor)?) {
+    var batch: [_DeliveryJob] = []
+    switch arrive({ job }, from: isolation, taking: &batch) {
+    case .deliverDirectly:
+      deliver(job)
+      deliverQueued(&batch)
+    case .deliverBatch:
+      deliverQueued(&batch)
+    case .scheduleDrain:
+      scheduleDrain()
+    case .none:
+      break
+    }
+  }
+
+  /// Queues `job`, even from the destination's own isolation: work that only
+  /// a drain task can deliver.
+  func enqueue(_ job: _DeliveryJob) {
+    var batch: [_DeliveryJob] = []
+    if lock.withLock({ state.arrive({ job }, isHere: false, taking: &batch) }) == .scheduleDrain {
+      scheduleDrain()
+    }
+  }
+
+  /// Delivers what waits, before returning, for a caller that runs here and
+  /// has nothing to send; does nothing while a delivery is in progress.
+  func deliverWaiting() {
+    var batch: [_DeliveryJob] = []
+    if lock.withLock({ state.claim(taking: &batch) }) { deliverQueued(&batch) }
+  }
+
+  /// Whether nothing waits and no one delivers.
+  var isIdle: Bool {
+    lock.withLock { state.waiting.isEmpty && !state.isDelivering }
+  }
+
+  /// The amount of work waiting, for tests.
+  var waitingCount: Int { lock.withLock { state.waiting.count } }
+
+  /// The work waiting, for tests.
+  var waitingJobs: [_DeliveryJob] { lock.withLock { state.waiting } }
+
+  // MARK: Delivering
+
+  /// Delivers one job that only a call can deliver.
+  private func deliver(_ job: _DeliveryJob) {
+    guard case .sync(let source) = job.deliverer else {
+      preconditionFailure("work that needs an await was delivered by a call")
+    }
+    source.deliver(job, at: self)
+  }
+
+  /// Delivers `batch`, then everything queued behind it, on the caller's
+  /// isolation, which is this destination's; call it after an arrival or a
+  /// claim that said to deliver.
+  ///
+  /// Work that only an `await` can deliver stops it: that work and what
+  /// follows are left to a drain task, in their order.
+  func deliverQueued(_ batch: inout [_DeliveryJob]) {
+    repeat {
+      for index in batch.indices {
+        guard !batch[index].isAsync else {
+          let mustSchedule = lock.withLock { state.giveBack(batch[index...]) }
+          if mustSchedule { scheduleDrain() }
+          return
+        }
+        deliver(batch[index])
+      }
+      batch.removeAll(keepingCapacity: true)
+    } while lock.withLock({ state.next(&batch) })
+  }
+
+  /// How long a drain delivers before it gives its actor back to other work.
+  static let drainBudget: UInt64 = 1_000_000  // nanoseconds
+
+  /// Delivers what waits, on the destination's actor, `actor`: what a
+  /// scheduled drain task runs.
+  ///
+  /// After about ``drainBudget`` of work it gives the actor back: what is
+  /// left goes back in front of the queue and a new drain task is
+  /// scheduled, behind the actor's other work.
+  private func drain(on actor: isolated (any Actor)?) async {
+    var batch: [_DeliveryJob] = []
+    guard lock.withLock({ state.startDrain(taking: &batch) }) else { return }
+    let deadline = _multicast_monotonic_nanoseconds() + Self.drainBudget
+    var delivered = 0
+    repeat {
+      var index = 0
+      while index < batch.count {
+        let job = batch[index]
+        index += 1
+        switch job.deliverer {
+        case .sync(let source): source.deliver(job, at: self)
+        case .async(let source): await source.deliver(job, at: self, on: actor)
+        }
+        delivered += 1
+        if delivered % 16 == 0, _multicast_monotonic_nanoseconds() >= deadline {
+          let mustSchedule = lock.withLock { state.giveBack(batch[index...]) }
+          if mustSchedule { scheduleDrain() }
+          return
+        }
+      }
+      batch.removeAll(keepingCapacity: true)
+    } while lock.withLock({ state.next(&batch) })
+  }
+
+  /// Schedules a task that drains the queue on the destination's actor; drops
+  /// what waits if the actor is gone.
+  func scheduleDrain() {
+    guard key != nil else {
+      Task { await self.drain(on: nil) }
+      return
+    }
+    guard let actor else {
+      var batch: [_DeliveryJob] = []
+      lock.withLock { state.abandon(taking: &batch) }
+      for job in batch {
+        if case .sync(let source) = job.deliverer { source.drop(job, at: self) }
+      }
+      return
+    }
+    if isMainActor {
+      Task { @MainActor in await self.drain(on: MainActor.shared) }
+    } else {
+      Task { await self.drain(on: actor) }
+    }
+  }
+}

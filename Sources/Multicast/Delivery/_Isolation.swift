@@ -1,0 +1,51 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+internal import _MulticastAtomics
+
+/// Where code runs, as the concurrency runtime tells it: the identity of a
+/// serial executor.
+///
+/// An actor's executor identity is the actor itself for a default actor, or
+/// the executor it names (the main actor's is the main queue). Two actors
+/// that share an executor share one identity: they are one place to run.
+struct _ExecutorIdentity: Equatable, @unchecked Sendable {
+  // @unchecked Sendable: an address compared, never dereferenced.
+  let address: UnsafeRawPointer?
+
+  /// The identity of `actor`'s executor.
+  init(of actor: any Actor) {
+    self.init(actor.unownedExecutor)
+  }
+
+  init(_ executor: UnownedSerialExecutor) {
+    // An unowned executor reference is two words, the identity and the
+    // implementation; `unsafeBitCast` traps if a platform lays it out
+    // otherwise.
+    address = unsafeBitCast(executor, to: (UnsafeRawPointer?, UInt).self).0
+  }
+
+  private init(address: UnsafeRawPointer?) {
+    self.address = address
+  }
+
+  /// The main actor's.
+  static let main = _ExecutorIdentity(MainActor.sharedUnownedExecutor)
+
+  /// The executor the caller runs on, as the concurrency runtime tracks it,
+  /// or `nil` where it tracks none.
+  ///
+  /// This asks the runtime for the executor that is running the current job
+  /// (`swift_task_getCurrentExecutor`, in every concurrency runtime back to
+  /// the first); it never crashes, unlike the check behind
+  /// `MainActor.assumeIsolated`, which may trap on a mismatch. Code that runs
+  /// no job (a thread of its own, a callback from C) has no tracked
+  /// executor; on the process's main thread the runtime counts such code as
+  /// the main actor's, and so does this.
+  static var current: _ExecutorIdentity? {
+    if let address = _multicast_current_executor() {
+      return _ExecutorIdentity(address: address)
+    }
+    return _multicast_is_main_thread() ? .main : nil
+  }
+}

@@ -1,0 +1,115 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+extension _EventCore {
+  /// Makes `body`'s change to the registrations and, in the same critical
+  /// section, records whether a live registration is left; then tells the
+  /// owner of any transition.
+  ///
+  /// Deciding under the lock is what makes the notices exact: two threads
+  /// that end the last two subscriptions at once cannot both see one left,
+  /// or both see none.
+  @discardableResult
+  func change<Result>(
+    from isolation: (any Actor)?,
+    _ body: (inout _HandleRegistry<_Subscriber>.State, inout _HandleRegistry<_Subscriber>.Garbage)
+      -> Result
+  ) -> Result {
+    let here = isolation.map { ObjectIdentifier($0) }
+    let core = ObjectIdentifier(self)
+    let (result, mustNotify, witness) = storage.mutate { state, garbage in
+      let result = body(&state, &garbage)
+      // Whether a live registration is left, loading no target of another
+      // isolation: a load keeps its object alive a moment longer, here, and
+      // might run its deinitializer here. A closure subscription's
+      // registration is held by the core itself, so it lives while the core
+      // does. Another actor's targets count as alive: the deliveries on that
+      // actor notice their deaths (see `settle`). Targets of this isolation,
+      // or of none, are loaded.
+      let isOccupied = state.hasRegistration { object, subscriber in
+        object == core || (subscriber.isolation != nil && subscriber.isolation != here)
+      }
+      if isOccupied {
+        return (result, notices.record(isOccupied: true), nil as AnyObject?)
+      }
+      let witness = state.firstLiveObject()
+      return (result, notices.record(isOccupied: witness != nil), witness)
+    }
+    // The live object that was found is released here, after unlocking.
+    withExtendedLifetime(witness) {}
+    if mustNotify { notifyOwner(from: isolation) }
+    return result
+  }
+
+  /// Tells the owner of the transitions recorded, on the owner's isolation:
+  /// at once when the caller runs there (or the owner has none), otherwise
+  /// through the owner's destination, in order with everything else queued
+  /// for that actor.
+  func notifyOwner(from isolation: (any Actor)?) {
+    guard let owner = ownerDestination, !owner.isCurrent(isolation) else {
+      tellOwner()
+      return
+    }
+    owner.enqueue(_DeliveryJob(self, payload: (), end: _noticeJobEnd))
+  }
+
+  /// Tells the owner of every transition recorded and not yet told of, in
+  /// order, one at a time, with no lock held.
+  ///
+  /// Only one thread does this at a time: a transition recorded meanwhile, on
+  /// this thread (by a notice that subscribes) or another, is told by this
+  /// loop, after the notice that is running.
+  func tellOwner() {
+    while let becameObserved = storage.withLockedState({ _ in notices.takeNext() }) {
+      if becameObserved {
+        onFirstObserver?()
+      } else {
+        onLastObserverGone?()
+      }
+    }
+  }
+}
+
+/// The transitions of an event between no live subscription and some, as
+/// recorded under the storage's lock, and how many of them the owner has been
+/// told of.
+///
+/// Transitions alternate, starting with the first observer: the k-th (from 0)
+/// is to "observed" when k is even.
+struct _OccupancyNotices {
+  /// The transitions recorded.
+  private(set) var recorded: UInt64 = 0
+  /// The transitions the owner has been told of, or is being told of.
+  private(set) var told: UInt64 = 0
+  /// Whether a thread is telling the owner, or a job is queued to.
+  private(set) var isTelling = false
+
+  /// Whether the event had a live subscription when last looked at: after
+  /// an odd number of transitions, since they alternate from none.
+  var isOccupied: Bool { recorded % 2 == 1 }
+
+  /// Records whether the event has a live subscription now.
+  ///
+  /// - Returns: Whether the caller must tell the owner (``takeNext()`` until
+  ///   it returns `nil`): a transition was recorded and no one else is
+  ///   telling.
+  mutating func record(isOccupied: Bool) -> Bool {
+    guard isOccupied != self.isOccupied else { return false }
+    recorded += 1
+    guard !isTelling else { return false }
+    isTelling = true
+    return true
+  }
+
+  /// The next transition to tell the owner of: `true` for the first observer,
+  /// `false` for the last one gone; or `nil`, when all are told, and the
+  /// caller stops telling.
+  mutating func takeNext() -> Bool? {
+    guard told < recorded else {
+      isTelling = false
+      return nil
+    }
+    told += 1
+    return told % 2 == 1
+  }
+}

@@ -1,0 +1,173 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+/// The lanes a send delivers where it runs, as their destinations said:
+/// at most two, the lane of subscriptions made where no actor is and the
+/// lane of the isolation the send runs on.
+struct _LocalSend {
+  /// One lane the send delivers itself.
+  struct Claimed {
+    let lane: _Destination
+    /// Whether the send is delivered from its own value (nothing waited);
+    /// otherwise `batch` holds what waited, then the send.
+    let isDirect: Bool
+    var batch: [_DeliveryJob]
+  }
+
+  let end: UInt64
+  var first: Claimed?
+  var second: Claimed?
+}
+
+/// An object no subscription records as its isolation, since it is no
+/// actor: what a walk matches when it serves one lane only.
+private final class _NoLane: Sendable {
+  static let instance = _NoLane()
+}
+private let noLane: ObjectIdentifier? = ObjectIdentifier(_NoLane.instance)
+
+/// The `end` of a job that tells the owner of its notices rather than
+/// delivering a value: no registration is numbered this high.
+let _noticeJobEnd = UInt64.max
+
+extension _EventCore: _DeliverySource {
+  /// Delivers `value` to every subscription: before returning, to those on
+  /// lanes where the caller runs; queued for the others.
+  func send(_ value: Value, from isolation: (any Actor)?) {
+    var local = prepare(value, from: isolation)
+    deliver(&local, value)
+  }
+
+  /// Queues `value` on every lane where the caller does not run, and claims
+  /// the others, in one step that fixes its place in every lane's order:
+  /// call it in the critical section that orders the sends, and
+  /// ``deliver(_:_:)`` after it.
+  func prepare(_ value: Value, from isolation: (any Actor)?) -> _LocalSend {
+    let (end, lanes) = storage.withLockedState { state in (state.nextSequence, self.lanes) }
+    var local = _LocalSend(end: end)
+    for lane in lanes {
+      var batch: [_DeliveryJob] = []
+      let arrival = lane.arrive(
+        { _DeliveryJob(self, payload: value, end: end) }, from: isolation, taking: &batch)
+      switch arrival {
+      case .deliverDirectly, .deliverBatch:
+        let claimed = _LocalSend.Claimed(
+          lane: lane, isDirect: arrival == .deliverDirectly, batch: consume batch)
+        if local.first == nil { local.first = claimed } else { local.second = claimed }
+      case .scheduleDrain:
+        lane.scheduleDrain()
+      case .none:
+        break
+      }
+    }
+    return local
+  }
+
+  /// Delivers what ``prepare(_:from:)`` claimed, then whatever was queued on
+  /// those lanes meanwhile.
+  ///
+  /// When both lanes deliver the send directly, one walk serves both, so
+  /// that their subscriptions are called in the order they were made.
+  func deliver(_ local: inout _LocalSend, _ value: Value) {
+    // Each claimed lane is moved out of `local`, so that its batch is
+    // uniquely referenced and goes back to its queue without a copy.
+    guard var first = local.first.take() else { return }
+    var second = local.second.take()
+    withUnsafePointer(to: value) { value in
+      if first.isDirect, second?.isDirect ?? true {
+        // `map`, not `?.`: the key of no actor is `nil`, which `?.` would
+        // flatten into "no second lane".
+        let reached = walk(
+          value, end: local.end, first.lane.key, second.map { $0.lane.key } ?? noLane)
+        finish(&first, reachedAny: reached.first)
+        if var second = second.take() { finish(&second, reachedAny: reached.second) }
+        return
+      }
+      deliver(&first, value, end: local.end)
+      if var second = second.take() { deliver(&second, value, end: local.end) }
+    }
+  }
+
+  /// Delivers one claimed lane on its own.
+  private func deliver(
+    _ claimed: inout _LocalSend.Claimed, _ value: UnsafePointer<Value>, end: UInt64
+  ) {
+    if claimed.isDirect {
+      finish(&claimed, reachedAny: walk(value, end: end, claimed.lane.key, noLane).first)
+    } else {
+      claimed.lane.deliverQueued(&claimed.batch)
+    }
+  }
+
+  /// After the walk that delivered a claimed lane's send directly: settles
+  /// the lane if the walk reached no one on it, then delivers what was
+  /// queued on it meanwhile.
+  private func finish(_ claimed: inout _LocalSend.Claimed, reachedAny: Bool) {
+    if !reachedAny { settle(claimed.lane) }
+    claimed.lane.deliverQueued(&claimed.batch)
+  }
+
+  /// Delivers a queued send (or the owner's notices) on `destination`, one
+  /// of this event's lanes.
+  func deliver(_ job: _DeliveryJob, at destination: _Destination) {
+    if job.end == _noticeJobEnd {
+      tellOwner()
+      return
+    }
+    // Only this core makes its jobs, each with a `Value`.
+    let reached = withUnsafePointer(to: job.payload as! Value) {
+      walk($0, end: job.end, destination.key, noLane).first
+    }
+    if !reached { settle(destination) }
+  }
+
+  /// A queued send that will never be delivered, since its lane's actor is
+  /// gone: the lane goes; waiting notices are dropped with it.
+  func drop(_ job: _DeliveryJob, at destination: _Destination) {
+    if job.end == _noticeJobEnd {
+      storage.withLockedState { _ in while notices.takeNext() != nil {} }
+    } else {
+      settle(destination)
+    }
+  }
+
+  /// Calls, with the value at `value`, every live subscription made before
+  /// the one numbered `end` whose isolation is `first` or `second`, in the
+  /// order they were made.
+  ///
+  /// - Returns: Whether it reached a subscription of each.
+  private func walk(
+    _ value: UnsafePointer<Value>, end: UInt64, _ first: ObjectIdentifier?,
+    _ second: ObjectIdentifier?
+  ) -> (first: Bool, second: Bool) {
+    var reached = (first: false, second: false)
+    // Other lanes' targets are not even loaded: they belong to other
+    // isolations, and loading one would keep it alive here for a moment.
+    storage.forEach(
+      registeredBefore: end,
+      where: { $0.pointee.isolation == first || $0.pointee.isolation == second }
+    ) { object, subscriber in
+      if subscriber.isolation == first {
+        reached.first = true
+      } else {
+        reached.second = true
+      }
+      subscriber.handler(object, value)
+    }
+    return reached
+  }
+
+  /// After a delivery on `lane` reached no one: drops the lane if no live
+  /// subscription is left on it, and notices, as any change does, whether
+  /// the event lost its last live subscription (targets that died).
+  func settle(_ lane: _Destination) {
+    // The caller runs on the lane's isolation, whose targets it may load.
+    let witness = change(from: lane.actor) { state, _ in
+      let witness = state.firstLiveObject { $0.isolation == lane.key }
+      if witness == nil { lanes.removeAll { $0 === lane } }
+      return witness
+    }
+    // The live object found is released here, after unlocking.
+    withExtendedLifetime(witness) {}
+  }
+}

@@ -1,0 +1,167 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+/// What a ``Subscription`` ends: its event's core, seen through a protocol so
+/// that a subscription needs neither a generic parameter nor a closure.
+protocol _SubscriptionSource: AnyObject, Sendable {
+  /// Ends `registration`, if it has not ended; `isolation` is where the
+  /// caller runs, if the compiler knows.
+  func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?)
+}
+
+/// What a subscription does with a value: it gets the object its
+/// registration holds weakly (the target, or the core itself) and the value,
+/// lent by a pointer (read it with ``_EventCore/value(at:)``).
+///
+/// The value's type is erased so that every event keeps the same storage
+/// type, compiled once in this module: storage code generic over `Value`
+/// would look its types up at run time on every send unless the caller's
+/// module specialized it.
+typealias _EventHandler = (AnyObject, UnsafeRawPointer) -> Void
+
+/// One subscription's payload: its handler, and the isolation it was made
+/// from, where the handler runs.
+struct _Subscriber {
+  /// The identity of the actor the subscription was made on, or `nil` for
+  /// code isolated to no actor: the key of its destination.
+  ///
+  /// An identity, not a reference: a subscription must not keep its actor
+  /// alive (an actor that subscribes itself as a target would never die),
+  /// and a walk compares it without touching reference counts.
+  let isolation: ObjectIdentifier?
+  let handler: _EventHandler
+
+  /// What an ended subscription's entry keeps until the storage compacts,
+  /// once its handler and captures are released.
+  static var ended: _Subscriber { _Subscriber(isolation: nil, handler: { _, _ in }) }
+}
+
+/// The registry behind one event: the shared storage, the destinations its
+/// subscriptions run on (its lanes), and the owner's first- and
+/// last-observer notices.
+///
+/// Each registration holds an object weakly and lasts while it lives: the
+/// target of a subscription bound to one; otherwise the core itself, and the
+/// subscription ends when its ``Subscription`` is released or cancelled.
+///
+/// # Lanes
+///
+/// Each subscription records the isolation it was made from, and its handler
+/// runs there. The event keeps one lane per isolation with subscriptions:
+/// the ``_Destination`` of that actor, which every subject delivering there
+/// shares, or a destination of its own for subscriptions made where no actor
+/// is. A send delivers at once the lanes where it runs and queues itself on
+/// the others (see `_EventCore+Sending`). A lane whose delivery finds no live
+/// subscription of its isolation is dropped.
+final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
+  // @unchecked Sendable: `lanes` and `notices` are read and written only with
+  // the storage's lock held; the storage and the destinations are
+  // thread-safe. The handlers and the owner's notices are not `Sendable`, and
+  // they are called only where they belong: a handler on the isolation its
+  // subscription was made from (by one thread at a time, for subscriptions
+  // made where no actor is), a notice on the owner's isolation. The delivery
+  // tests exercise this from many tasks and threads under ThreadSanitizer.
+
+  /// The value a send lends its handlers: `pointer` points to a `Value`.
+  @inline(__always)
+  static func value(at pointer: UnsafeRawPointer) -> Value {
+    pointer.assumingMemoryBound(to: Value.self).pointee
+  }
+
+  let storage = _HandleRegistry<_Subscriber>()
+  /// The destination of the owner's actor, where the notices run, or `nil`
+  /// when the owner runs where no actor is.
+  let ownerDestination: _Destination?
+  let onFirstObserver: (() -> Void)?
+  let onLastObserverGone: (() -> Void)?
+  /// The transitions between no live subscription and some, and which of
+  /// them the owner has been told of; read and written only with the
+  /// storage's lock held, in the critical section of the change that causes
+  /// them. (The lock makes access exclusive: no run-time check is needed,
+  /// here and for `lanes`.)
+  @exclusivity(unchecked) var notices = _OccupancyNotices()
+  /// One lane per isolation with subscriptions; read and written only with
+  /// the storage's lock held, so that a send sees the lane of every
+  /// registration it reaches.
+  @exclusivity(unchecked) var lanes: [_Destination] = []
+
+  init(
+    owner: (any Actor)?, onFirstObserver: (() -> Void)?, onLastObserverGone: (() -> Void)?
+  ) {
+    ownerDestination = owner.map { _Destination.of($0) }
+    self.onFirstObserver = onFirstObserver
+    self.onLastObserverGone = onLastObserverGone
+  }
+
+  /// Registers `handler` for as long as `target` lives or, without a
+  /// target, for as long as the returned subscription is kept; it runs on
+  /// `isolation`.
+  ///
+  /// Every subscription of the ``Event`` and ``ObservableValue`` faces is
+  /// made here.
+  func subscribe(
+    _ target: AnyObject?, from isolation: (any Actor)?, handler: @escaping _EventHandler
+  ) -> Subscription {
+    let registration = register(target ?? self, from: isolation, handler: handler)
+    return Subscription(
+      source: self, registration: registration,
+      lifetime: target == nil ? .untilReleased : .whileTargetLives)
+  }
+
+  /// Registers `handler`, to run on `isolation`, for as long as `object`
+  /// lives, with no subscription to end it earlier.
+  func register(
+    _ object: AnyObject, from isolation: (any Actor)?, handler: @escaping _EventHandler
+  ) -> _Registration {
+    let key = isolation.map { ObjectIdentifier($0) }
+    let subscriber = _Subscriber(isolation: key, handler: handler)
+    // Made before locking: making the destination of an actor takes the
+    // registry's lock.
+    let lane = isolation.map { _Destination.of($0) }
+    // The caller holds `object`, so the event has a live registration now.
+    let (registration, mustNotify) = storage.mutate { state, garbage in
+      switch lanes.firstIndex(where: { $0.key == key }) {
+      case nil:
+        lanes.append(lane ?? _Destination(actor: nil))
+      case let index? where lanes[index].isOrphaned:
+        // The lane of a dead actor whose identity this one now has (only
+        // an actor's lane can be orphaned, so `lane` is that actor's).
+        if let lane { lanes[index] = lane }
+      case _?:
+        break
+      }
+      return (
+        state.append(object, payload: subscriber, &garbage), notices.record(isOccupied: true)
+      )
+    }
+    if mustNotify { notifyOwner(from: isolation) }
+    return registration
+  }
+
+  /// Ends `registration`, if it has not ended.
+  func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?) {
+    change(from: isolation) { state, garbage in
+      _ = state.removeRegistration(
+        registration, &garbage, replacingPayloadWith: _Subscriber.ended)
+    }
+  }
+
+  /// Ends every subscription bound to `target`; returns how many there were.
+  func unsubscribeAll(boundTo target: AnyObject, from isolation: (any Actor)?) -> Int {
+    change(from: isolation) { state, garbage in
+      state.removeAll(heldBy: target, &garbage, replacingPayloadsWith: _Subscriber.ended)
+    }
+  }
+
+  /// Ends every subscription.
+  func unsubscribeAll(from isolation: (any Actor)?) {
+    change(from: isolation) { state, garbage in _ = state.removeAll(&garbage) }
+  }
+
+  var hasObservers: Bool { !storage.isEmpty }
+
+  /// The lanes' destinations, for tests.
+  var destinations: [_Destination] {
+    storage.withLockedState { _ in lanes }
+  }
+}
