@@ -65,5 +65,5 @@ swift-frontend -typecheck -module-name Multicast -target "$target" \
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
   -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature InferIsolatedConformances \
   -enable-upcoming-feature NonisolatedNonsendingByDefault \
-  -disable-implicit-string-processing-module-import Sources/Multicast/*.swift
+  -disable-implicit-string-processing-module-import $(find Sources/Multicast -name '*.swift' | sort)
 echo "Sources/Multicast type-checks for $target: no API newer than the deployment target."
