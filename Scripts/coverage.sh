@@ -17,7 +17,7 @@ binary="$(find "$scratch/debug/" -maxdepth 1 -name '*PackageTests.xctest' | head
 # The toolchain's own llvm-cov reads its profiles; another version may not.
 llvm_cov="$(dirname "$(readlink -f "$(command -v swift)")")/llvm-cov"
 
-report="$("$llvm_cov" report "$binary" -instr-profile="$profile" Sources/Multicast/*.swift)"
+report="$("$llvm_cov" report "$binary" -instr-profile="$profile" $(find Sources/Multicast -name '*.swift' | sort))"
 echo "$report"
 # The TOTAL row: regions, missed, cover, functions, missed, executed, lines, missed, cover, ...
 total="$(echo "$report" | awk '/^TOTAL/ { print $10 }' | tr -d '%')"

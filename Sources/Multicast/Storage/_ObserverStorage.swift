@@ -1,20 +1,40 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// The storage behind every face of the library. To read it top-down:
+// The library, top-down, in three layers, each in its own folder:
 //
-//  1. This file: what the storage is, its state and the one way to change it.
+// Storage/: the registrations, in order, behind every face.
+//  1. This file: what the storage is, its state, and the one way to change
+//     it (`withLockedState`, or `mutate`, which releases what a change
+//     drops after unlocking).
 //  2. _ObserverEntry, _EntryStamp, _Registration: one registration's parts.
 //  3. _BufferLayout, _ObserverBuffer (+Entries, +Readers): where
 //     registrations live, and who reads them.
 //  4. _EntryIndex, _PositionIndex: finding an entry by its object.
-//  5. _ObserverStorage+Mutations, then +Compaction: registering, removing, and
-//     making room.
+//  5. _ObserverStorage+Mutations, then +Compaction: registering, removing,
+//     and making room.
 //  6. _ObserverStorage+Broadcast, then +Queries: reading without the lock,
-//     and answering at one instant with it; +Delivery and _DeliveryQueue:
-//     broadcasts queued for the main actor.
-//  7. _ObserverStorage+Keyed and +Handles: the two registries' own operations.
-//  8. _ObserverStorage+Invariants, +Testing; _Lock.
+//     and answering at one instant with it.
+//  7. _ObserverStorage+Keyed and +Handles: the two registries' own
+//     operations.
+//  8. _ObserverStorage+Invariants, +Testing; _Lock; _ObserverLayout.
+//
+// Delivery/: where handlers run, and the queues of work bound for other
+// actors.
+//  9. _Isolation: where code runs, as the concurrency runtime tells it.
+// 10. _DeliveryJob, _DeliveryState: one piece of queued work, and the state
+//     machine of a queue, whose transitions return what to do after
+//     unlocking.
+// 11. _Destination (+Registry): one serial queue per actor, shared by every
+//     subject and face, drained on its actor; Deliveries: the public wait.
+//
+// Faces/: the public types.
+// 12. MulticastDelegate (+Registration, +Broadcast, +Async, +Actors,
+//     _QueuedBroadcasts): the protocol face on a keyed registry.
+// 13. _EventCore (+Sending, +Notices): the closure faces' registry, its
+//     lanes (one destination per isolation with subscriptions) and the
+//     owner's notices; then EventSender, Event, ObservableValue,
+//     Subscription.
 
 /// The registry behind every face of the library: registrations in order, in
 /// a buffer guarded by a lock, with the rules for removing and compacting.
