@@ -45,6 +45,14 @@ let package = Package(
       dependencies: ["Designs", "CHeapStatistics", .product(name: "Multicast", package: library)]
     ),
     .target(name: "CHeapStatistics"),
+    // One operation repeated, for instruction counts (Scripts/instructions.sh).
+    .executableTarget(
+      name: "Instructions",
+      dependencies: [
+        "Designs", .product(name: "Multicast", package: library),
+        .product(name: "OpenCombine", package: "OpenCombine"),
+      ]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

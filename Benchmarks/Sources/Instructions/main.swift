@@ -1,0 +1,114 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+// Runs one operation a given number of times, for an instruction count:
+//
+//   Instructions CASE REPETITIONS
+//   Instructions --list
+//
+// Scripts/instructions.sh runs each case under callgrind with K and 2K
+// repetitions and reports the difference over K: the instructions of one
+// operation, with the set-up counted out. Top-level code runs on the main
+// thread, which the runtime counts as the main actor's.
+
+import Designs
+import Foundation
+import Multicast
+import OpenCombine
+
+/// Keeps the optimizer from dropping the work.
+@inline(never)
+func consume<T>(_ value: T) {
+  withExtendedLifetime(value) {}
+}
+
+let cases: [String: (Int) -> Void] = [
+  // The floor: one weak reference loaded and called.
+  "floor-1": { repetitions in
+    let design = FloorDesign()
+    let observers = makeObservers(1)
+    for observer in observers { design.add(observer) }
+    for value in 0..<repetitions { design.broadcast(value) }
+    consume(observers)
+  },
+  "broadcast-1": { repetitions in
+    let delegate = MulticastDelegate<any TickObserver>()
+    let observers = makeObservers(1)
+    for observer in observers { delegate.addObserver(observer) }
+    for value in 0..<repetitions { delegate { $0.tick(value) } }
+    consume(observers)
+  },
+  "broadcast-10": { repetitions in
+    let delegate = MulticastDelegate<any TickObserver>()
+    let observers = makeObservers(10)
+    for observer in observers { delegate.addObserver(observer) }
+    for value in 0..<repetitions { delegate { $0.tick(value) } }
+    consume(observers)
+  },
+  // An event's send to one closure subscription, both where no actor is.
+  "event-send-1": { repetitions in
+    let sender = EventSender<Int>()
+    let counter = Counter()
+    let subscription = sender.event.observe { counter.tick($0) }
+    for value in 0..<repetitions { sender.send(value) }
+    consume((subscription, counter))
+  },
+  // The same on the main actor: subscribed and sent there.
+  "event-send-1-main": { repetitions in
+    MainActor.assumeIsolated {
+      let sender = EventSender<Int>()
+      let counter = Counter()
+      let subscription = sender.event.observe { counter.tick($0) }
+      for value in 0..<repetitions { sender.send(value) }
+      consume((subscription, counter))
+    }
+  },
+  // Sent from nonisolated code running on the main actor, to a main-actor
+  // subscription: the runtime is asked where the send runs.
+  "event-send-1-main-unknown": { repetitions in
+    let sender = EventSender<Int>()
+    let counter = Counter()
+    let subscription = MainActor.assumeIsolated { sender.event.observe { counter.tick($0) } }
+    for value in 0..<repetitions { sendWithoutIsolation(sender, value) }
+    consume((subscription, counter))
+  },
+  "event-target-1": { repetitions in
+    let sender = EventSender<Int>()
+    let counter = Counter()
+    sender.event.observe(counter) { counter, value in counter.tick(value) }
+    for value in 0..<repetitions { sender.send(value) }
+    consume(counter)
+  },
+  "value-set-1": { repetitions in
+    let value = ObservableValue(0)
+    let counter = Counter()
+    let subscription = value.observe { _, new in counter.tick(new) }
+    for next in 0..<repetitions { value.value = next }
+    consume((subscription, counter))
+  },
+  "opencombine-send-1": { repetitions in
+    let subject = PassthroughSubject<Int, Never>()
+    let counter = Counter()
+    let cancellable = subject.sink { counter.tick($0) }
+    for value in 0..<repetitions { subject.send(value) }
+    consume((cancellable, counter))
+  },
+]
+
+@inline(never)
+nonisolated func sendWithoutIsolation(_ sender: EventSender<Int>, _ value: Int) {
+  sender.send(value)
+}
+
+let arguments = CommandLine.arguments
+if arguments.count == 2, arguments[1] == "--list" {
+  print(cases.keys.sorted().joined(separator: "\n"))
+  exit(0)
+}
+guard arguments.count == 3, let run = cases[arguments[1]], let repetitions = Int(arguments[2])
+else {
+  let names = cases.keys.sorted().joined(separator: ", ")
+  print("usage: Instructions CASE REPETITIONS, where CASE is one of: \(names)")
+  exit(2)
+}
+run(repetitions)
