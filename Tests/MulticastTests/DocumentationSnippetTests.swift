@@ -877,3 +877,46 @@ struct MigratingAcrossIsolationsSnippetTests {
 private nonisolated func recordFromNonisolatedCode(_ score: Int, on scoreboard: Scoreboard) {
   scoreboard.record(score)
 }
+
+/// The Concurrency article's delivery model: a plain class's nonisolated
+/// method, used from the main actor.
+enum DeliveryModelSnippet {
+  final class Metronome: Sendable {
+    private let tick = EventSender<Int>()
+    var ticks: Event<Int> { tick.event }
+    func beat(_ count: Int) { tick.send(count) }
+  }
+
+  @MainActor
+  final class TickView {
+    private(set) var shown: [Int] = []
+    private var subscription: Subscription?
+
+    init(_ metronome: Metronome) {
+      subscription = metronome.ticks.observe { [unowned self] in shown.append($0) }
+    }
+  }
+}
+
+@Suite("Documentation snippets: the delivery model")
+@MainActor
+struct DeliveryModelSnippetTests {
+  typealias Metronome = DeliveryModelSnippet.Metronome
+  typealias TickView = DeliveryModelSnippet.TickView
+
+  @Test(
+    "The delivery model: a nonisolated method called on the main actor delivers there before it returns; a detached task's send is queued until waited for"
+  )
+  func metronomeOnTheMainActor() async {
+    let output = await printed {
+      let metronome = Metronome()
+      let view = TickView(metronome)
+      metronome.beat(1)  // a nonisolated method, called on the main actor
+      print(view.shown)  // [1]: the send ran where the view lives
+      await Task.detached { metronome.beat(2) }.value  // elsewhere: queued
+      await waitForDeliveries()
+      print(view.shown)  // [1, 2]
+    }
+    #expect(output == ["[1]", "[1, 2]"])
+  }
+}
