@@ -13,15 +13,6 @@ protocol _DeliverySource: AnyObject {
   func drop(_ job: _DeliveryJob, at destination: _Destination)
 }
 
-/// A source whose work must be awaited on the destination's actor: a
-/// broadcast whose body carries its isolation (`onActor`).
-protocol _AsyncDeliverySource: AnyObject {
-  /// Delivers `job` on `actor`, the destination's.
-  func deliver(
-    _ job: _DeliveryJob, at destination: _Destination, on actor: isolated (any Actor)?
-  ) async
-}
-
 /// One piece of work waiting its turn on a destination: who delivers it, and
 /// what with.
 ///
@@ -38,12 +29,8 @@ struct _DeliveryJob: @unchecked Sendable {
   // cannot reach the value concurrently. The delivery tests send from many
   // tasks and threads under ThreadSanitizer.
 
-  enum Deliverer {
-    case sync(any _DeliverySource)
-    case async(any _AsyncDeliverySource)
-  }
-
-  let deliverer: Deliverer
+  /// Who delivers it.
+  let source: any _DeliverySource
   /// The value sent, or the broadcast's body.
   let payload: Any
   /// The registrations a send reaches are those numbered below `end`: the
@@ -51,19 +38,8 @@ struct _DeliveryJob: @unchecked Sendable {
   let end: UInt64
 
   init(_ source: any _DeliverySource, payload: Any, end: UInt64) {
-    deliverer = .sync(source)
+    self.source = source
     self.payload = payload
     self.end = end
-  }
-
-  init(async source: any _AsyncDeliverySource, payload: Any, end: UInt64) {
-    deliverer = .async(source)
-    self.payload = payload
-    self.end = end
-  }
-
-  /// Whether only an `await` can deliver it.
-  var isAsync: Bool {
-    if case .async = deliverer { true } else { false }
   }
 }

@@ -23,8 +23,6 @@ extension _EventCore {
   /// for delivery (other subjects' work on the same destinations is not
   /// counted).
   var waitingCount: Int {
-    destinations.flatMap(\.waitingJobs).count { job in
-      if case .sync(let source) = job.deliverer { source === self } else { false }
-    }
+    destinations.flatMap(\.waitingJobs).count { $0.source === self }
   }
 }

@@ -21,11 +21,6 @@ extension MulticastDelegate where Observer: Sendable {
   /// The number of broadcasts of this multicast delegate queued for other
   /// isolations and not yet taken for delivery.
   var waitingBroadcastCount: Int {
-    _Destination.all.flatMap(\.waitingJobs).count { job in
-      switch job.deliverer {
-      case .sync(let source): source === self
-      case .async(let source): source === self
-      }
-    }
+    _Destination.all.flatMap(\.waitingJobs).count { $0.source === self }
   }
 }

@@ -1,24 +1,41 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// A broadcast bound for the main actor, waiting its turn: what it does with
-/// each observer.
+/// A broadcast queued for another actor, waiting its turn: what it does with
+/// each observer, as a plain function.
 ///
-/// The body's type is spelled with `Observer`, as in the method that takes
-/// it, so that storing it needs no reabstraction thunk; in a job's `Any` it
-/// takes two words, so it needs no box either.
-struct _MainActorDelivery<Observer>: Sendable {
-  let body: @MainActor @Sendable (Observer) -> Void
+/// Both queued faces store their body here with its isolation dropped:
+/// `onMainActor`'s `@MainActor` body and `onActor`'s `@isolated(any)` body
+/// have the representation of a plain function of the same type (two words:
+/// the function and its context), and a destination calls the body only on
+/// the actor it belongs to, which ``_QueuedBroadcasts/checkIsolation(of:at:)``
+/// asserts in debug builds. So a queued broadcast is delivered by a call, in
+/// order with everything else queued for that actor, even when a caller on
+/// the actor delivers the queue. In a job's `Any` the body takes two words,
+/// so it needs no box either.
+///
+/// The body's type is spelled with `Observer`, as in the methods that take
+/// it, so that storing it needs no reabstraction thunk.
+struct _QueuedBroadcast<Observer>: Sendable {
+  let body: @Sendable (Observer) -> Void
+
+  /// A body isolated to the main actor.
+  init(mainActor body: @escaping @MainActor @Sendable (Observer) -> Void) {
+    self.body = unsafeBitCast(body, to: (@Sendable (Observer) -> Void).self)
+  }
+
+  /// A body that carries its isolation.
+  init(isolatedToAny body: @escaping @isolated(any) @Sendable (Observer) -> Void) {
+    self.body = unsafeBitCast(body, to: (@Sendable (Observer) -> Void).self)
+  }
 }
 
-/// A broadcast bound for the actor its body is isolated to, waiting its
-/// turn: what it does with each observer.
-///
-/// The body is `@isolated(any)`: it carries its actor, which the destination
-/// is chosen by, and it can only be awaited. Kept in a struct, not as a
-/// generic argument, since function types like it need a newer runtime as
-/// generic arguments; the struct's layout needs no metadata of the function
-/// type.
-struct _ActorDelivery<Observer>: Sendable {
-  let body: @isolated(any) @Sendable (Observer) -> Void
+enum _QueuedBroadcasts {
+  /// Checks, in debug builds, that a queued broadcast is delivered on its
+  /// destination's isolation, where its body's isolation was dropped for.
+  static func checkIsolation(of job: _DeliveryJob, at destination: _Destination) {
+    assert(
+      destination.isCurrent(nil),
+      "a broadcast queued for an actor was delivered off that actor")
+  }
 }
