@@ -85,6 +85,16 @@ struct _DeliveryState {
     return claim(taking: &batch)
   }
 
+  /// The scheduled drain, about to hop to its actor, finds nothing to do (a
+  /// caller on the actor delivered everything meanwhile) and ends.
+  ///
+  /// - Returns: Whether it ended; if not, it goes on to ``startDrain(taking:)``.
+  mutating func cancelDrainIfIdle() -> Bool {
+    guard waiting.isEmpty, !isDelivering else { return false }
+    isScheduled = false
+    return true
+  }
+
   /// A deliverer hands back its delivered (emptied) batch and takes what
   /// arrived meanwhile, or ends the delivery when nothing did.
   ///

@@ -185,7 +185,18 @@ final class _Destination: @unchecked Sendable {
     if isMainActor {
       Task { @MainActor in self.drain(on: MainActor.shared) }
     } else {
-      Task { await self.drain(on: actor) }
+      // The task holds the actor weakly until it runs, and lets it go at
+      // once if a caller on the actor delivered everything meanwhile: a
+      // queue keeps no actor alive longer than its own hop to it. (It holds
+      // the destination, and so the work queued there.)
+      Task { [weak actor] in
+        guard let actor else {
+          self.scheduleDrain()  // drops what waits
+          return
+        }
+        guard self.lock.withLock({ !self.state.cancelDrainIfIdle() }) else { return }
+        await self.drain(on: actor)
+      }
     }
   }
 }
