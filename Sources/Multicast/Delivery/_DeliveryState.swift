@@ -132,6 +132,19 @@ struct _DeliveryState {
     swap(&batch, &waiting)
   }
 
+  /// Checks the state's invariants; the destination calls it after every
+  /// transition when built with `MULTICAST_INTERNAL_CHECKS`.
+  ///
+  /// - Nothing waits unless someone will deliver it: a delivery in progress
+  ///   takes it before it ends, or a scheduled drain does.
+  /// - The spare array is empty: batches change hands through it.
+  func checkInvariants() {
+    precondition(
+      waiting.isEmpty || isDelivering || isScheduled,
+      "work waits on a destination with no delivery in progress and no drain scheduled")
+    precondition(spare.isEmpty, "the spare batch of a destination holds work")
+  }
+
   private mutating func take(into batch: inout [_DeliveryJob]) {
     swap(&batch, &waiting)
     swap(&waiting, &spare)

@@ -36,6 +36,7 @@ final class _Destination: @unchecked Sendable {
   /// for a leak).
   private let isMainActor: Bool
   private let lock: _Lock
+  /// Read and written only through ``withLockedState(_:)``.
   @exclusivity(unchecked) private var state = _DeliveryState()
 
   /// Creates the destination of `actor`, or of no actor.
@@ -51,6 +52,19 @@ final class _Destination: @unchecked Sendable {
   deinit {
     lock.destroy()
     lock.memory.deallocate()
+  }
+
+  /// Runs `body` on the state with the lock held: the one way the state
+  /// changes. Built with `MULTICAST_INTERNAL_CHECKS` defined, the state
+  /// checks its invariants after every transition.
+  private func withLockedState<Result>(_ body: (inout _DeliveryState) -> Result) -> Result {
+    lock.lock()
+    let result = body(&state)
+    #if MULTICAST_INTERNAL_CHECKS
+    state.checkInvariants()
+    #endif
+    lock.unlock()
+    return result
   }
 
   /// The actor, while it lives.
@@ -79,7 +93,7 @@ final class _Destination: @unchecked Sendable {
     _ job: () -> _DeliveryJob, from isolation: (any Actor)?, taking batch: inout [_DeliveryJob]
   ) -> _DeliveryState.Arrival {
     let isHere = isCurrent(isolation)
-    return lock.withLock { state.arrive(job, isHere: isHere, taking: &batch) }
+    return withLockedState { $0.arrive(job, isHere: isHere, taking: &batch) }
   }
 
   /// Sends `job` from `isolation`: delivers it, after what waits, before
@@ -104,7 +118,7 @@ final class _Destination: @unchecked Sendable {
   /// a drain task can deliver.
   func enqueue(_ job: _DeliveryJob) {
     var batch: [_DeliveryJob] = []
-    if lock.withLock({ state.arrive({ job }, isHere: false, taking: &batch) }) == .scheduleDrain {
+    if withLockedState({ $0.arrive({ job }, isHere: false, taking: &batch) }) == .scheduleDrain {
       scheduleDrain()
     }
   }
@@ -113,19 +127,19 @@ final class _Destination: @unchecked Sendable {
   /// has nothing to send; does nothing while a delivery is in progress.
   func deliverWaiting() {
     var batch: [_DeliveryJob] = []
-    if lock.withLock({ state.claim(taking: &batch) }) { deliverQueued(&batch) }
+    if withLockedState({ $0.claim(taking: &batch) }) { deliverQueued(&batch) }
   }
 
   /// Whether nothing waits and no one delivers.
   var isIdle: Bool {
-    lock.withLock { state.waiting.isEmpty && !state.isDelivering }
+    withLockedState { $0.waiting.isEmpty && !$0.isDelivering }
   }
 
   /// The amount of work waiting, for tests.
-  var waitingCount: Int { lock.withLock { state.waiting.count } }
+  var waitingCount: Int { withLockedState { $0.waiting.count } }
 
   /// The work waiting, for tests.
-  var waitingJobs: [_DeliveryJob] { lock.withLock { state.waiting } }
+  var waitingJobs: [_DeliveryJob] { withLockedState { $0.waiting } }
 
   // MARK: Delivering
 
@@ -136,7 +150,7 @@ final class _Destination: @unchecked Sendable {
     repeat {
       for job in batch { job.source.deliver(job, at: self) }
       batch.removeAll(keepingCapacity: true)
-    } while lock.withLock({ state.next(&batch) })
+    } while withLockedState({ $0.next(&batch) })
   }
 
   /// How long a drain delivers before it gives its actor back to other work.
@@ -150,7 +164,7 @@ final class _Destination: @unchecked Sendable {
   /// scheduled, behind the actor's other work.
   private func drain(on actor: isolated (any Actor)?) {
     var batch: [_DeliveryJob] = []
-    guard lock.withLock({ state.startDrain(taking: &batch) }) else { return }
+    guard withLockedState({ $0.startDrain(taking: &batch) }) else { return }
     let deadline = _multicast_monotonic_nanoseconds() + Self.drainBudget
     var delivered = 0
     repeat {
@@ -160,13 +174,13 @@ final class _Destination: @unchecked Sendable {
         // The clock is read every 16 jobs: a job is a few hundred
         // nanoseconds or more, a reading a few dozen.
         if delivered % 16 == 0, _multicast_monotonic_nanoseconds() >= deadline {
-          let mustSchedule = lock.withLock { state.giveBack(batch[(index + 1)...]) }
+          let mustSchedule = withLockedState { $0.giveBack(batch[(index + 1)...]) }
           if mustSchedule { scheduleDrain() }
           return
         }
       }
       batch.removeAll(keepingCapacity: true)
-    } while lock.withLock({ state.next(&batch) })
+    } while withLockedState({ $0.next(&batch) })
   }
 
   /// Schedules a task that drains the queue on the destination's actor; drops
@@ -178,7 +192,7 @@ final class _Destination: @unchecked Sendable {
     }
     guard let actor else {
       var batch: [_DeliveryJob] = []
-      lock.withLock { state.abandon(taking: &batch) }
+      withLockedState { $0.abandon(taking: &batch) }
       for job in batch { job.source.drop(job, at: self) }
       return
     }
@@ -194,7 +208,7 @@ final class _Destination: @unchecked Sendable {
           self.scheduleDrain()  // drops what waits
           return
         }
-        guard self.lock.withLock({ !self.state.cancelDrainIfIdle() }) else { return }
+        guard self.withLockedState({ !$0.cancelDrainIfIdle() }) else { return }
         await self.drain(on: actor)
       }
     }

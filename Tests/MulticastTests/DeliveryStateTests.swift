@@ -1,0 +1,169 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+import Testing
+
+@testable import Multicast
+
+/// A source that only labels jobs: the state machine never calls it.
+private final class Labels: _DeliverySource, Sendable {
+  func deliver(_ job: _DeliveryJob, at destination: _Destination) {}
+  func drop(_ job: _DeliveryJob, at destination: _Destination) {}
+}
+
+/// One destination's state, driven the way a destination drives it: jobs
+/// are numbered, and the batch a transition hands out is kept here.
+private final class Machine {
+  private let labels = Labels()
+  var state = _DeliveryState()
+  var batch: [_DeliveryJob] = []
+
+  var batchNumbers: [Int] { batch.map { $0.payload as! Int } }
+  var waitingNumbers: [Int] { state.waiting.map { $0.payload as! Int } }
+
+  /// Job `number` arrives; a batch it is handed replaces the current one.
+  func arrive(_ number: Int, isHere: Bool) -> _DeliveryState.Arrival {
+    var taken: [_DeliveryJob] = []
+    let job = _DeliveryJob(labels, payload: number, end: 0)
+    let arrival = state.arrive({ job }, isHere: isHere, taking: &taken)
+    if arrival == .deliverBatch { batch = taken }
+    check()
+    return arrival
+  }
+
+  func claim() -> Bool { transition { $0.claim(taking: &$1) } }
+  func startDrain() -> Bool { transition { $0.startDrain(taking: &$1) } }
+
+  /// Hands back the delivered batch and takes the next.
+  func next() -> Bool {
+    batch.removeAll()
+    return transition { $0.next(&$1) }
+  }
+
+  /// Gives back the batch from `index` on.
+  func giveBack(from index: Int) -> Bool {
+    let rest = batch[index...]
+    batch = []
+    defer { check() }
+    return state.giveBack(rest)
+  }
+
+  func cancelDrainIfIdle() -> Bool {
+    defer { check() }
+    return state.cancelDrainIfIdle()
+  }
+
+  func abandon() -> [Int] {
+    var dropped: [_DeliveryJob] = []
+    state.abandon(taking: &dropped)
+    check()
+    return dropped.map { $0.payload as! Int }
+  }
+
+  private func transition(_ body: (inout _DeliveryState, inout [_DeliveryJob]) -> Bool) -> Bool {
+    defer { check() }
+    return body(&state, &batch)
+  }
+
+  private func check() { state.checkInvariants() }
+}
+
+@Suite("A destination's state machine")
+struct DeliveryStateTests {
+  @Test(
+    "Work from the destination's isolation with nothing waiting is delivered directly; what arrives meanwhile waits for the delivery's next batch"
+  )
+  func directThenNext() {
+    let machine = Machine()
+    #expect(machine.arrive(1, isHere: true) == .deliverDirectly)
+    #expect(machine.batch.isEmpty && machine.state.waiting.isEmpty && machine.state.isDelivering)
+    // A handler sends, here or elsewhere: it waits, and nothing is scheduled.
+    #expect(machine.arrive(2, isHere: true) == .none)
+    #expect(machine.arrive(3, isHere: false) == .none)
+    #expect(!machine.state.isScheduled)
+    #expect(machine.next())
+    #expect(machine.batchNumbers == [2, 3])
+    #expect(!machine.next())
+    #expect(!machine.state.isDelivering && !machine.state.isScheduled)
+  }
+
+  @Test("Work from elsewhere schedules one drain, which takes it all in arrival order")
+  func oneDrainForMany() {
+    let machine = Machine()
+    #expect(machine.arrive(1, isHere: false) == .scheduleDrain)
+    #expect(machine.arrive(2, isHere: false) == .none)
+    #expect(machine.state.isScheduled)
+    #expect(machine.startDrain())
+    #expect(machine.batchNumbers == [1, 2])
+    #expect(!machine.state.isScheduled && machine.state.isDelivering)
+    #expect(!machine.next())
+  }
+
+  @Test("Work from the destination's isolation while work waits takes it all, its own last")
+  func hereAfterWaiting() {
+    let machine = Machine()
+    _ = machine.arrive(1, isHere: false)
+    _ = machine.arrive(2, isHere: false)
+    #expect(machine.arrive(3, isHere: true) == .deliverBatch)
+    #expect(machine.batchNumbers == [1, 2, 3])
+    #expect(!machine.next())
+    // The drain scheduled for 1 finds the work done.
+    #expect(!machine.startDrain())
+    #expect(!machine.state.isScheduled && !machine.state.isDelivering)
+  }
+
+  @Test(
+    "A delivery that gives its actor back puts the rest in front, in order, and asks for one drain")
+  func givingBack() {
+    let machine = Machine()
+    for number in 1...3 { _ = machine.arrive(number, isHere: false) }
+    #expect(machine.startDrain())
+    #expect(machine.arrive(4, isHere: false) == .none)
+    // 1 was delivered; the time is up.
+    #expect(machine.giveBack(from: 1))
+    #expect(machine.waitingNumbers == [2, 3, 4])
+    #expect(machine.state.isScheduled && !machine.state.isDelivering)
+    // A caller on the actor takes over and gives back while that drain is
+    // still scheduled: no second drain.
+    #expect(machine.claim())
+    #expect(machine.batchNumbers == [2, 3, 4])
+    #expect(!machine.giveBack(from: 1))
+    #expect(machine.waitingNumbers == [3, 4] && machine.state.isScheduled)
+    // Given back with nothing left: no drain is asked for.
+    #expect(machine.startDrain())
+    #expect(!machine.giveBack(from: 2))
+    #expect(machine.state.waiting.isEmpty)
+    #expect(!machine.state.isScheduled && !machine.state.isDelivering)
+  }
+
+  @Test("A scheduled drain with nothing left to do ends before it hops; one with work goes on")
+  func cancellingAnIdleDrain() {
+    let machine = Machine()
+    _ = machine.arrive(1, isHere: false)
+    #expect(!machine.cancelDrainIfIdle())
+    #expect(machine.claim())
+    #expect(!machine.next())
+    #expect(machine.cancelDrainIfIdle())
+    #expect(!machine.state.isScheduled)
+  }
+
+  @Test("A destination whose actor is gone gives up everything waiting and schedules nothing")
+  func abandoning() {
+    let machine = Machine()
+    _ = machine.arrive(1, isHere: false)
+    _ = machine.arrive(2, isHere: false)
+    #expect(machine.abandon() == [1, 2])
+    #expect(machine.state.waiting.isEmpty && !machine.state.isScheduled)
+  }
+
+  @Test("Claiming does nothing while a delivery is in progress or nothing waits")
+  func claiming() {
+    let machine = Machine()
+    #expect(!machine.claim())
+    #expect(machine.arrive(1, isHere: true) == .deliverDirectly)
+    _ = machine.arrive(2, isHere: false)
+    #expect(!machine.claim())
+    #expect(machine.next())
+    #expect(machine.batchNumbers == [2])
+  }
+}
