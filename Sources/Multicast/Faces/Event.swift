@@ -21,7 +21,7 @@
 ///
 /// See ``EventSender`` for the contract, the owner's notices and threads.
 public struct Event<Value> {
-  let core: _EventCore<Value>
+  @usableFromInline let core: _EventCore<Value>
 
   /// Calls `handler` with every value sent, for as long as you keep the
   /// returned subscription.
@@ -37,6 +37,7 @@ public struct Event<Value> {
   /// - Returns: The subscription: releasing it or cancelling it ends the
   ///   subscription.
   /// - Complexity: Amortized O(1).
+  @inlinable
   public func observe(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) -> Subscription {
@@ -58,6 +59,7 @@ public struct Event<Value> {
   /// - Returns: A subscription that can end it early; discarding it changes
   ///   nothing.
   /// - Complexity: Amortized O(1).
+  @inlinable
   @discardableResult
   public func observe<Target: AnyObject>(
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
@@ -91,6 +93,7 @@ public struct Event<Value> {
   /// - Returns: A subscription that can end it early; discarding it changes
   ///   nothing.
   /// - Complexity: Amortized O(1).
+  @inlinable
   @discardableResult
   public func observe<Target: AnyObject>(
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
@@ -110,6 +113,7 @@ public struct Event<Value> {
   ///     default.
   ///   - handler: What to do with each value.
   /// - Complexity: Amortized O(1).
+  @inlinable
   public func observeForever(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) {
@@ -165,6 +169,7 @@ extension Event {
   /// - Returns: A subscription that can end it early; discarding it changes
   ///   nothing.
   /// - Complexity: Amortized O(1).
+  @inlinable
   @discardableResult
   public func observe<Target: Actor>(
     actor target: isolated Target, _ handler: @escaping (isolated Target, Value) -> Void
@@ -196,6 +201,7 @@ extension Event where Value == Void {
   /// - Returns: A subscription that can end it early; discarding it changes
   ///   nothing.
   /// - Complexity: Amortized O(1).
+  @inlinable
   @discardableResult
   public func observe<Target: AnyObject>(
     _ target: Target, isolation: isolated (any Actor)? = #isolation,

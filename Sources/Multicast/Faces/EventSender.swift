@@ -85,7 +85,7 @@
 /// With a value that is not `Sendable`, the event stays in one isolation
 /// domain, and its sends reach every subscription before they return.
 public final class EventSender<Value> {
-  let core: _EventCore<Value>
+  @usableFromInline let core: _EventCore<Value>
 
   /// Creates a sender with no subscribers.
   ///
@@ -121,6 +121,7 @@ public final class EventSender<Value> {
   ///   where a is the number of actors subscriptions were made on. A value
   ///   queued for another actor is copied once per actor; a task is made
   ///   when that actor's queue was idle.
+  @inlinable
   public func send(_ value: Value, isolation: isolated (any Actor)? = #isolation) {
     core.send(value, from: isolation)
   }
@@ -149,6 +150,7 @@ extension EventSender where Value == Void {
   ///
   /// - Parameter isolation: The caller's isolation; leave the default.
   /// - Complexity: O(n), where n is the number of subscriptions.
+  @inlinable
   public func send(isolation: isolated (any Actor)? = #isolation) {
     send((), isolation: isolation)
   }

@@ -35,19 +35,23 @@
 /// Each assignment is atomic; a read followed by an assignment, such as
 /// `value += 1`, is not: two isolations incrementing at once can lose one.
 public final class ObservableValue<Value> {
-  private let core: _EventCore<(old: Value, new: Value)>
+  // The assignments and the subscriptions are inlinable, so that a client's
+  // module specializes them for its value: run unspecialized, each would
+  // look up the metadata of the `(old:new:)` tuple, several times a change.
+  @usableFromInline let core: _EventCore<(old: Value, new: Value)>
   /// Guards `stored`, and orders the assignments' deliveries: each
   /// assignment queues its change on every lane before unlocking.
-  private let lock: _Lock
-  private var stored: Value
+  @usableFromInline let lock: _Lock
+  @usableFromInline var stored: Value
 
   /// The current value.
   ///
   /// Setting it calls every observer with the old and the
   /// new value.
+  @inlinable
   public var value: Value {
     get { lock.withLock { stored } }
-    // A setter cannot know the actor it runs on.
+    // A setter cannot know the actor it runs on: the runtime is asked.
     set { assign(newValue, from: nil) }
   }
 
@@ -61,6 +65,7 @@ public final class ObservableValue<Value> {
   ///   - newValue: The new value.
   ///   - isolation: The caller's isolation; leave the default.
   /// - Complexity: O(n), where n is the number of observers.
+  @inlinable
   public func set(_ newValue: Value, isolation: isolated (any Actor)? = #isolation) {
     assign(newValue, from: isolation)
   }
@@ -68,7 +73,8 @@ public final class ObservableValue<Value> {
   /// Assigns `newValue` and, in the same critical section, queues the change
   /// on every lane, so that every lane hears the assignments in the order
   /// they were made; then delivers what can be delivered here.
-  private func assign(_ newValue: Value, from isolation: (any Actor)?) {
+  @inlinable
+  func assign(_ newValue: Value, from isolation: (any Actor)?) {
     var (local, change) = lock.withLock {
       let change = (old: stored, new: newValue)
       stored = newValue
@@ -107,11 +113,15 @@ public final class ObservableValue<Value> {
   ///   - handler: What to do with each change.
   /// - Returns: The subscription: releasing it or cancelling it ends it.
   /// - Complexity: Amortized O(1).
+  @inlinable
   public func observe(
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (_ old: Value, _ new: Value) -> Void
   ) -> Subscription {
-    changes.observe(isolation: isolation) { change in handler(change.old, change.new) }
+    core.subscribe(nil, from: isolation) { _, change in
+      let change = change.assumingMemoryBound(to: (old: Value, new: Value).self)
+      handler(change.pointee.old, change.pointee.new)
+    }
   }
 
   /// Calls `handler` with `target` and the old and the new value at each
@@ -125,13 +135,16 @@ public final class ObservableValue<Value> {
   /// - Returns: A subscription that can end it early; discarding it changes
   ///   nothing.
   /// - Complexity: Amortized O(1).
+  @inlinable
   @discardableResult
   public func observe<Target: AnyObject>(
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
   ) -> Subscription {
-    changes.observe(target, isolation: isolation) { target, change in
-      handler(target, change.old, change.new)
+    core.subscribe(target, from: isolation) { object, change in
+      // The registration holds `target`, so the object it lends is one.
+      let change = change.assumingMemoryBound(to: (old: Value, new: Value).self)
+      handler(unsafeDowncast(object, to: Target.self), change.pointee.old, change.pointee.new)
     }
   }
 

@@ -4,6 +4,7 @@
 /// The lanes a send delivers where it runs, as their destinations said:
 /// at most two, the lane of subscriptions made where no actor is and the
 /// lane of the isolation the send runs on.
+@usableFromInline
 struct _LocalSend {
   /// One lane the send delivers itself.
   struct Claimed {
@@ -17,6 +18,9 @@ struct _LocalSend {
   let end: UInt64
   var first: Claimed?
   var second: Claimed?
+  /// The broadcast a direct delivery walks, begun in the send's critical
+  /// section, so that it costs no second one.
+  var cursor: _BroadcastCursor<_Subscriber, _Unindexed>?
 }
 
 /// An object no subscription records as its isolation, since it is no
@@ -33,6 +37,7 @@ let _noticeJobEnd = UInt64.max
 extension _EventCore: _DeliverySource {
   /// Delivers `value` to every subscription: before returning, to those on
   /// lanes where the caller runs; queued for the others.
+  @usableFromInline
   func send(_ value: Value, from isolation: (any Actor)?) {
     var local = prepare(value, from: isolation)
     deliver(&local, value)
@@ -42,24 +47,37 @@ extension _EventCore: _DeliverySource {
   /// the others, in one step that fixes its place in every lane's order:
   /// call it in the critical section that orders the sends, and
   /// ``deliver(_:_:)`` after it.
+  @usableFromInline
   func prepare(_ value: Value, from isolation: (any Actor)?) -> _LocalSend {
-    let (end, lanes) = storage.withLockedState { state in (state.nextSequence, self.lanes) }
-    var local = _LocalSend(end: end)
-    for lane in lanes {
-      var batch: [_DeliveryJob] = []
-      let arrival = lane.arrive(
-        { _DeliveryJob(self, payload: value, end: end) }, from: isolation, taking: &batch)
-      switch arrival {
-      case .deliverDirectly, .deliverBatch:
-        let claimed = _LocalSend.Claimed(
-          lane: lane, isDirect: arrival == .deliverDirectly, batch: consume batch)
-        if local.first == nil { local.first = claimed } else { local.second = claimed }
-      case .scheduleDrain:
-        lane.scheduleDrain()
-      case .none:
-        break
+    var idle: [_Destination] = []
+    // One critical section reads the lanes and the send's end, makes the
+    // send's arrivals (each destination's lock nests inside the storage's;
+    // nothing takes them the other way round), and begins the walk of a
+    // direct delivery.
+    let local = storage.withLockedState { state in
+      var local = _LocalSend(end: state.nextSequence)
+      for lane in lanes {
+        var batch: [_DeliveryJob] = []
+        let arrival = lane.arrive(
+          { _DeliveryJob(self, payload: value, end: local.end) }, from: isolation,
+          taking: &batch)
+        switch arrival {
+        case .deliverDirectly, .deliverBatch:
+          let claimed = _LocalSend.Claimed(
+            lane: lane, isDirect: arrival == .deliverDirectly, batch: consume batch)
+          if local.first == nil { local.first = claimed } else { local.second = claimed }
+        case .scheduleDrain:
+          idle.append(lane)
+        case .none:
+          break
+        }
       }
+      if local.first?.isDirect == true || local.second?.isDirect == true {
+        local.cursor = state.beginBroadcast()
+      }
+      return local
     }
+    for lane in idle { lane.scheduleDrain() }
     return local
   }
 
@@ -68,32 +86,39 @@ extension _EventCore: _DeliverySource {
   ///
   /// When both lanes deliver the send directly, one walk serves both, so
   /// that their subscriptions are called in the order they were made.
+  @usableFromInline
   func deliver(_ local: inout _LocalSend, _ value: Value) {
     // Each claimed lane is moved out of `local`, so that its batch is
     // uniquely referenced and goes back to its queue without a copy.
     guard var first = local.first.take() else { return }
     var second = local.second.take()
+    var cursor = local.cursor.take()
     withUnsafePointer(to: value) { value in
       if first.isDirect, second?.isDirect ?? true {
         // `map`, not `?.`: the key of no actor is `nil`, which `?.` would
         // flatten into "no second lane".
         let reached = walk(
-          value, end: local.end, first.lane.key, second.map { $0.lane.key } ?? noLane)
+          value, from: &cursor, end: local.end, first.lane.key,
+          second.map { $0.lane.key } ?? noLane)
         finish(&first, reachedAny: reached.first)
         if var second = second.take() { finish(&second, reachedAny: reached.second) }
         return
       }
-      deliver(&first, value, end: local.end)
-      if var second = second.take() { deliver(&second, value, end: local.end) }
+      deliver(&first, value, from: &cursor, end: local.end)
+      if var second = second.take() { deliver(&second, value, from: &cursor, end: local.end) }
     }
+    // A walk begun for nothing (a direct lane after one that had work) ends.
+    if let cursor { storage.endBroadcast(cursor) }
   }
 
   /// Delivers one claimed lane on its own.
   private func deliver(
-    _ claimed: inout _LocalSend.Claimed, _ value: UnsafePointer<Value>, end: UInt64
+    _ claimed: inout _LocalSend.Claimed, _ value: UnsafePointer<Value>,
+    from cursor: inout _BroadcastCursor<_Subscriber, _Unindexed>?, end: UInt64
   ) {
     if claimed.isDirect {
-      finish(&claimed, reachedAny: walk(value, end: end, claimed.lane.key, noLane).first)
+      let reached = walk(value, from: &cursor, end: end, claimed.lane.key, noLane)
+      finish(&claimed, reachedAny: reached.first)
     } else {
       claimed.lane.deliverQueued(&claimed.batch)
     }
@@ -115,8 +140,9 @@ extension _EventCore: _DeliverySource {
       return
     }
     // Only this core makes its jobs, each with a `Value`.
+    var cursor: _BroadcastCursor<_Subscriber, _Unindexed>? = nil
     let reached = withUnsafePointer(to: job.payload as! Value) {
-      walk($0, end: job.end, destination.key, noLane).first
+      walk($0, from: &cursor, end: job.end, destination.key, noLane).first
     }
     if !reached { settle(destination) }
   }
@@ -133,19 +159,22 @@ extension _EventCore: _DeliverySource {
 
   /// Calls, with the value at `value`, every live subscription made before
   /// the one numbered `end` whose isolation is `first` or `second`, in the
-  /// order they were made.
+  /// order they were made, from `cursor` if the send began the walk (it is
+  /// used up), or from a walk begun now.
   ///
   /// - Returns: Whether it reached a subscription of each.
   private func walk(
-    _ value: UnsafePointer<Value>, end: UInt64, _ first: ObjectIdentifier?,
-    _ second: ObjectIdentifier?
+    _ value: UnsafePointer<Value>, from cursor: inout _BroadcastCursor<_Subscriber, _Unindexed>?,
+    end: UInt64, _ first: ObjectIdentifier?, _ second: ObjectIdentifier?
   ) -> (first: Bool, second: Bool) {
     var reached = (first: false, second: false)
+    // A walk begun in the send's critical section reaches exactly the
+    // registrations made before the send, as one begun now with its end.
+    let start = cursor.take() ?? storage.beginBroadcast(registeredBefore: end)
     // Other lanes' targets are not even loaded: they belong to other
     // isolations, and loading one would keep it alive here for a moment.
     storage.forEach(
-      registeredBefore: end,
-      where: { $0.pointee.isolation == first || $0.pointee.isolation == second }
+      from: start, where: { $0.pointee.isolation == first || $0.pointee.isolation == second }
     ) { object, subscriber in
       if subscriber.isolation == first {
         reached.first = true

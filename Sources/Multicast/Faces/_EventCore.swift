@@ -17,6 +17,7 @@ protocol _SubscriptionSource: AnyObject, Sendable {
 /// type, compiled once in this module: storage code generic over `Value`
 /// would look its types up at run time on every send unless the caller's
 /// module specialized it.
+@usableFromInline
 typealias _EventHandler = (AnyObject, UnsafeRawPointer) -> Void
 
 /// One subscription's payload: its handler, and the isolation it was made
@@ -53,6 +54,7 @@ struct _Subscriber {
 /// is. A send delivers at once the lanes where it runs and queues itself on
 /// the others (see `_EventCore+Sending`). A lane whose delivery finds no live
 /// subscription of its isolation is dropped.
+@usableFromInline
 final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   // @unchecked Sendable: `lanes` and `notices` are read and written only with
   // the storage's lock held; the storage and the destinations are
@@ -63,7 +65,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   // tests exercise this from many tasks and threads under ThreadSanitizer.
 
   /// The value a send lends its handlers: `pointer` points to a `Value`.
-  @inline(__always)
+  @inlinable
   static func value(at pointer: UnsafeRawPointer) -> Value {
     pointer.assumingMemoryBound(to: Value.self).pointee
   }
@@ -99,6 +101,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   ///
   /// Every subscription of the ``Event`` and ``ObservableValue`` faces is
   /// made here.
+  @usableFromInline
   func subscribe(
     _ target: AnyObject?, from isolation: (any Actor)?, handler: @escaping _EventHandler
   ) -> Subscription {
@@ -110,6 +113,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// Registers `handler`, to run on `isolation`, for as long as `object`
   /// lives, with no subscription to end it earlier.
+  @usableFromInline
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: @escaping _EventHandler
   ) -> _Registration {

@@ -98,12 +98,7 @@ extension _ObserverStorage {
   /// that no entry it may read moves until it leaves.
   @inlinable
   func beginBroadcast() -> _BroadcastCursor<Payload, Index> {
-    withLockedState { state in
-      let buffer = state.buffer
-      buffer.addReader()
-      return _BroadcastCursor(
-        buffer: buffer, position: 0, count: buffer.count, end: state.nextSequence)
-    }
+    withLockedState { state in state.beginBroadcast() }
   }
 
   /// Starts a broadcast of the registrations made before the one numbered
@@ -163,6 +158,16 @@ extension _ObserverStorage {
 }
 
 extension _ObserverStorage.State {
+  /// Starts a broadcast of every registration made so far, as
+  /// ``_ObserverStorage/beginBroadcast()`` does, in a critical section the
+  /// caller holds; the caller ends it with
+  /// ``_ObserverStorage/endBroadcast(_:)``, with or without the lock.
+  @inlinable
+  func beginBroadcast() -> _BroadcastCursor<Payload, Index> {
+    buffer.addReader()
+    return _BroadcastCursor(buffer: buffer, position: 0, count: buffer.count, end: nextSequence)
+  }
+
   /// Takes a retired buffer that no broadcast reads any more off the retired
   /// list, to be freed after unlocking.
   mutating func forget(retired buffer: _ObserverStorage.Buffer) {

@@ -3,7 +3,8 @@
 
 /// A registration that is its own handle, such as an event subscription: the
 /// way to find it again to remove it.
-struct _Registration {
+@usableFromInline
+struct _Registration: Sendable {
   /// The entry's sequence number, which stays with it for its whole life.
   let sequence: UInt64
 }
