@@ -53,34 +53,32 @@
 /// actor instance, or none), and its handler runs there, so a main-actor
 /// view model subscribes with closures that touch its state:
 ///
-/// - A send calls the subscriptions made on its own isolation before it
-///   returns, after any values still waiting for them.
-/// - For subscriptions made on another actor, it queues the value; that actor
-///   hears the values in the order they were sent, whatever the priorities
-///   of the tasks that sent them. A target is held weakly while values wait
+/// - A send calls the subscriptions of the isolation it runs on before it
+///   returns, after anything still waiting for that actor. Where the
+///   compiler does not know the caller's actor (`#isolation` is `nil` in a
+///   nonisolated method), the concurrency runtime is asked.
+/// - A send made by a handler, during a delivery on that isolation, goes
+///   after the delivery in progress, before the outer send returns: every
+///   subscriber hears the values in the order they were sent.
+/// - For subscriptions made on another actor, it queues the value in that
+///   actor's one queue, which every subject and face shares; that actor
+///   hears what one place sent in the order it was sent, whatever the
+///   priorities of the tasks that sent it. A target is held weakly while values wait
 ///   for it, and one released before its turn is not called.
 /// - Subscriptions made where no actor is are called on a sending thread,
-///   one send at a time, in order.
+///   one send at a time, in order; a send that finds another thread
+///   delivering to them leaves its value to that thread and returns.
 /// - An actor subscribes as a weak target with ``Event/observe(actor:_:)``,
 ///   whose handler gets the actor isolated; a closure that touches the
 ///   actor's state captures it, and keeps it alive at least as long as the
 ///   subscription lasts.
 /// - The notices run on the isolation the sender was made on: at once when
-///   the change is made there, otherwise soon after, in order.
+///   the change is made there (after any notices still waiting for it),
+///   otherwise queued for that actor, in order.
 ///
 /// Code isolated to no actor has none to hand values to: a handler it
 /// subscribes runs on whichever thread sends, so let it touch only `Sendable`
-/// state, or subscribe from an actor. Where code runs is what the compiler
-/// knows (`#isolation`): synchronous code isolated to no actor counts as
-/// elsewhere, even on the main thread, and its sends to actors' subscribers
-/// are queued. An owner isolated to no actor can pass its caller's isolation
-/// on, so that its caller's subscribers hear its sends at once:
-///
-/// ```swift
-/// func beat(_ count: Int, isolation: isolated (any Actor)? = #isolation) {
-///   tick.send(count)
-/// }
-/// ```
+/// state, or subscribe from an actor.
 ///
 /// With a value that is not `Sendable`, the event stays in one isolation
 /// domain, and its sends reach every subscription before they return.
@@ -109,10 +107,12 @@ public final class EventSender<Value> {
 
   /// Calls every subscription with `value`, in the order they were made.
   ///
-  /// Subscriptions made on the caller's isolation (and those made where no
-  /// actor is) are called before this returns, after any values still
-  /// waiting for them. For subscriptions made on another actor the value is
-  /// queued, and delivered there in the order values were sent.
+  /// Subscriptions made on the isolation the caller runs on are called before
+  /// this returns, after anything still waiting for that actor; so are those
+  /// made where no actor is, unless another thread is delivering to them
+  /// (it then delivers this value too). For subscriptions made on another
+  /// actor the value is queued, and delivered there in the order values
+  /// were sent. A send made by a handler during a delivery goes after it.
   ///
   /// - Parameters:
   ///   - value: The value to deliver.

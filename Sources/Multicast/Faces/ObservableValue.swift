@@ -11,8 +11,10 @@
 ///
 /// Every assignment is delivered, even one that does not change the value.
 /// Observers are called in the order they subscribed, under the contract of
-/// ``EventSender``; an observer that assigns the value during a delivery starts
-/// a nested delivery, which finishes before the outer one goes on.
+/// ``EventSender``; an observer that assigns the value during a delivery has
+/// its change delivered after the one in progress, before the outer
+/// assignment returns, so every observer hears the changes in order and ends
+/// at the current value.
 ///
 /// # Actors and threads
 ///
@@ -23,14 +25,11 @@
 /// order of the assignments, none skipped or merged. An observer on a busy
 /// actor hears them all, late.
 ///
-/// Assigning ``value`` cannot know the actor it runs on: it calls observers
-/// isolated to no actor at once, and main-actor observers when made on the
-/// main thread, where apps run the main actor; others hear the change from
-/// their queue. ``set(_:isolation:)`` knows its caller's actor, as the
-/// compiler does, and calls that actor's observers before it returns: use
-/// it on actors, and wherever the main actor may run off the main thread:
-/// on Linux it does after the first suspension of an `async` `main` or of
-/// top-level code with `await`, and in Swift Testing.
+/// Assigning ``value`` calls, before it returns, the observers of the actor
+/// it runs on, which the concurrency runtime tells, and those isolated to no
+/// actor; others hear the change from their actor's queue.
+/// ``set(_:isolation:)`` does the same, knowing its caller's actor from the
+/// compiler where it can.
 ///
 /// Each assignment is atomic; a read followed by an assignment, such as
 /// `value += 1`, is not: two isolations incrementing at once can lose one.
@@ -57,9 +56,9 @@ public final class ObservableValue<Value> {
 
   /// Sets the value, and calls every observer with the old and the new value.
   ///
-  /// The same as assigning ``value``, but it knows the actor it is called on,
-  /// so observers subscribed on that actor hear the change before it
-  /// returns. Assigning ``value`` knows only the main thread.
+  /// The same as assigning ``value``: observers subscribed on the actor it
+  /// runs on hear the change before it returns. It knows its caller's actor
+  /// from the compiler where it can, and asks the runtime otherwise.
   ///
   /// - Parameters:
   ///   - newValue: The new value.

@@ -17,7 +17,7 @@ extension _EventCore {
   ) -> Result {
     let here = isolation.map { ObjectIdentifier($0) }
     let core = ObjectIdentifier(self)
-    let (result, mustNotify, witness) = storage.mutate { state, garbage in
+    let (result, outcome, witness) = storage.mutate { state, garbage in
       let result = body(&state, &garbage)
       // Whether a live registration is left, loading no target of another
       // isolation: a load keeps its object alive a moment longer, here, and
@@ -37,20 +37,29 @@ extension _EventCore {
     }
     // The live object that was found is released here, after unlocking.
     withExtendedLifetime(witness) {}
-    if mustNotify { notifyOwner(from: isolation) }
+    notifyOwner(outcome, from: isolation)
     return result
   }
 
-  /// Tells the owner of the transitions recorded, on the owner's isolation:
-  /// at once when the caller runs there (or the owner has none), otherwise
-  /// through the owner's destination, in order with everything else queued
-  /// for that actor.
-  func notifyOwner(from isolation: (any Actor)?) {
-    guard let owner = ownerDestination, !owner.isCurrent(isolation) else {
-      tellOwner()
+  /// Tells the owner of the transitions recorded, on the owner's isolation,
+  /// after a change: at once when the caller runs there (or the owner has
+  /// none), otherwise through the owner's destination, in order with
+  /// everything else queued for that actor.
+  ///
+  /// A change made on the owner's isolation while transitions wait in the
+  /// owner's queue delivers that queue, and so tells them (its own after
+  /// them), before it returns.
+  func notifyOwner(_ outcome: _OccupancyNotices.Outcome, from isolation: (any Actor)?) {
+    guard outcome != .none else { return }
+    guard let owner = ownerDestination else {
+      if outcome == .tell { tellOwner() }
       return
     }
-    owner.enqueue(_DeliveryJob(self, payload: (), end: _noticeJobEnd))
+    if owner.isCurrent(isolation) {
+      if outcome == .tell { tellOwner() } else { owner.deliverWaiting() }
+    } else if outcome == .tell {
+      owner.enqueue(_DeliveryJob(self, payload: (), end: _noticeJobEnd))
+    }
   }
 
   /// Tells the owner of every transition recorded and not yet told of, in
@@ -88,17 +97,28 @@ struct _OccupancyNotices {
   /// an odd number of transitions, since they alternate from none.
   var isOccupied: Bool { recorded % 2 == 1 }
 
+  /// What the caller of ``record(isOccupied:)`` must do.
+  enum Outcome {
+    /// Tell the owner (``takeNext()`` until it returns `nil`): a transition
+    /// was recorded and no one else is telling.
+    case tell
+    /// Nothing now, but transitions wait to be told, by someone else: a
+    /// notice running, or one queued for the owner's actor.
+    case untold
+    /// Nothing: everything recorded is told.
+    case none
+  }
+
   /// Records whether the event has a live subscription now.
-  ///
-  /// - Returns: Whether the caller must tell the owner (``takeNext()`` until
-  ///   it returns `nil`): a transition was recorded and no one else is
-  ///   telling.
-  mutating func record(isOccupied: Bool) -> Bool {
-    guard isOccupied != self.isOccupied else { return false }
-    recorded += 1
-    guard !isTelling else { return false }
-    isTelling = true
-    return true
+  mutating func record(isOccupied: Bool) -> Outcome {
+    if isOccupied != self.isOccupied {
+      recorded += 1
+      if !isTelling {
+        isTelling = true
+        return .tell
+      }
+    }
+    return told < recorded ? .untold : .none
   }
 
   /// The next transition to tell the owner of: `true` for the first observer,

@@ -123,7 +123,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     // registry's lock.
     let lane = isolation.map { _Destination.of($0) }
     // The caller holds `object`, so the event has a live registration now.
-    let (registration, mustNotify) = storage.mutate { state, garbage in
+    let (registration, outcome) = storage.mutate { state, garbage in
       switch lanes.firstIndex(where: { $0.key == key }) {
       case nil:
         lanes.append(lane ?? _Destination(actor: nil))
@@ -138,7 +138,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
         state.append(object, payload: subscriber, &garbage), notices.record(isOccupied: true)
       )
     }
-    if mustNotify { notifyOwner(from: isolation) }
+    notifyOwner(outcome, from: isolation)
     return registration
   }
 
