@@ -45,6 +45,9 @@ let package = Package(
       dependencies: ["Designs", "CHeapStatistics", .product(name: "Multicast", package: library)]
     ),
     .target(name: "CHeapStatistics"),
+    // How long a stream of values holds the main actor.
+    .executableTarget(
+      name: "Responsiveness", dependencies: [.product(name: "Multicast", package: library)]),
     // One operation repeated, for instruction counts (Scripts/instructions.sh).
     .executableTarget(
       name: "Instructions",

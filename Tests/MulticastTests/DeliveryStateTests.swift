@@ -40,12 +40,11 @@ private final class Machine {
     return transition { $0.next(&$1) }
   }
 
-  /// Gives back the batch from `index` on.
-  func giveBack(from index: Int) -> Bool {
-    let rest = batch[index...]
-    batch = []
+  /// Pauses between two batches, the batch delivered.
+  func pause() -> Bool {
+    batch.removeAll()
     defer { check() }
-    return state.giveBack(rest)
+    return state.pause()
   }
 
   func cancelDrainIfIdle() -> Bool {
@@ -112,28 +111,42 @@ struct DeliveryStateTests {
     #expect(!machine.state.isScheduled && !machine.state.isDelivering)
   }
 
-  @Test(
-    "A delivery that gives its actor back puts the rest in front, in order, and asks for one drain")
-  func givingBack() {
+  @Test("A drain that pauses between two batches gives its actor back and asks for one drain")
+  func pausing() {
     let machine = Machine()
     for number in 1...3 { _ = machine.arrive(number, isHere: false) }
     #expect(machine.startDrain())
+    #expect(machine.batchNumbers == [1, 2, 3])
     #expect(machine.arrive(4, isHere: false) == .none)
-    // 1 was delivered; the time is up.
-    #expect(machine.giveBack(from: 1))
-    #expect(machine.waitingNumbers == [2, 3, 4])
+    // The batch is delivered; the time is up.
+    #expect(machine.pause())
+    #expect(machine.waitingNumbers == [4])
     #expect(machine.state.isScheduled && !machine.state.isDelivering)
-    // A caller on the actor takes over and gives back while that drain is
-    // still scheduled: no second drain.
+    // A caller on the actor takes over, and pauses while that drain is still
+    // scheduled: no second drain.
     #expect(machine.claim())
-    #expect(machine.batchNumbers == [2, 3, 4])
-    #expect(!machine.giveBack(from: 1))
-    #expect(machine.waitingNumbers == [3, 4] && machine.state.isScheduled)
-    // Given back with nothing left: no drain is asked for.
+    #expect(machine.batchNumbers == [4])
+    #expect(machine.arrive(5, isHere: false) == .none)
+    #expect(!machine.pause())
+    #expect(machine.waitingNumbers == [5] && machine.state.isScheduled)
+    // Paused with nothing left: no drain is asked for.
     #expect(machine.startDrain())
-    #expect(!machine.giveBack(from: 2))
+    #expect(!machine.pause())
     #expect(machine.state.waiting.isEmpty)
     #expect(!machine.state.isScheduled && !machine.state.isDelivering)
+  }
+
+  @Test("Batches hold at most the batch limit, and follow each other in arrival order")
+  func batchLimit() {
+    let machine = Machine()
+    let count = _DeliveryState.batchLimit + 8
+    for number in 0..<count { _ = machine.arrive(number, isHere: false) }
+    #expect(machine.startDrain())
+    #expect(machine.batchNumbers == Array(0..<_DeliveryState.batchLimit))
+    #expect(machine.next())
+    #expect(machine.batchNumbers == Array(_DeliveryState.batchLimit..<count))
+    #expect(!machine.next())
+    #expect(machine.state.waiting.isEmpty && !machine.state.isDelivering)
   }
 
   @Test("A scheduled drain with nothing left to do ends before it hops; one with work goes on")

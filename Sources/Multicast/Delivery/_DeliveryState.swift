@@ -16,23 +16,41 @@
 /// - `isScheduled`: a drain task is scheduled on the actor and has not
 ///   started. At most one is.
 ///
-/// Work leaves `waiting` in the order it arrived, in batches: a deliverer
-/// swaps the whole array out and hands the emptied one back, so that batches
-/// change hands without allocating.
+/// Work leaves the queue in the order it arrived, in batches of at most
+/// ``batchLimit`` jobs, so that a drain can give its actor back between two
+/// batches without putting anything back. The queue is a list of chunks of
+/// at most ``chunkSize`` jobs, so that a sender appending to a long queue
+/// never copies it under the lock (a million jobs would take milliseconds
+/// to copy, while the deliverer waits for the lock).
 struct _DeliveryState {
-  /// Work arrived and not yet taken for delivery, oldest first.
-  private(set) var waiting: [_DeliveryJob] = []
-  /// An empty array with room, kept between deliveries.
-  private var spare: [_DeliveryJob] = []
+  /// The most jobs a deliverer takes at once.
+  static let batchLimit = 256
+  /// The most jobs one chunk of the queue holds.
+  static let chunkSize = 1024
+
+  /// Work arrived, oldest first: the first chunk from `head` on, then the
+  /// others. No chunk is empty, and `head` is before the first chunk's end.
+  private var chunks: [[_DeliveryJob]] = []
+  private var head = 0
   private(set) var isScheduled = false
   private(set) var isDelivering = false
+
+  /// Whether no work waits.
+  var isEmpty: Bool { chunks.isEmpty }
+
+  /// The work waiting, oldest first; O(n), for tests.
+  var waiting: [_DeliveryJob] {
+    guard let first = chunks.first else { return [] }
+    return Array(first[head...]) + chunks.dropFirst().joined()
+  }
 
   /// What the caller of ``arrive(_:isHere:taking:)`` must do.
   enum Arrival: Equatable {
     /// Deliver the job now, itself (it was not queued: nothing waited);
     /// then ``next(_:)``.
     case deliverDirectly
-    /// Deliver the batch now (what waited, then the job); then ``next(_:)``.
+    /// Deliver the batch now (what waited, with the job last if it fits);
+    /// then ``next(_:)``.
     case deliverBatch
     /// Schedule a drain task on the destination's actor.
     case scheduleDrain
@@ -49,17 +67,17 @@ struct _DeliveryState {
     _ job: () -> _DeliveryJob, isHere: Bool, taking batch: inout [_DeliveryJob]
   ) -> Arrival {
     if isDelivering {
-      waiting.append(job())
+      append(job())
       return .none
     }
     if isHere {
       isDelivering = true
-      if waiting.isEmpty { return .deliverDirectly }
-      waiting.append(job())
+      if isEmpty { return .deliverDirectly }
+      append(job())
       take(into: &batch)
       return .deliverBatch
     }
-    waiting.append(job())
+    append(job())
     if isScheduled { return .none }
     isScheduled = true
     return .scheduleDrain
@@ -70,7 +88,7 @@ struct _DeliveryState {
   ///
   /// - Returns: Whether `batch` holds work to deliver (then ``next(_:)``).
   mutating func claim(taking batch: inout [_DeliveryJob]) -> Bool {
-    guard !isDelivering, !waiting.isEmpty else { return false }
+    guard !isDelivering, !isEmpty else { return false }
     isDelivering = true
     take(into: &batch)
     return true
@@ -90,37 +108,34 @@ struct _DeliveryState {
   ///
   /// - Returns: Whether it ended; if not, it goes on to ``startDrain(taking:)``.
   mutating func cancelDrainIfIdle() -> Bool {
-    guard waiting.isEmpty, !isDelivering else { return false }
+    guard isEmpty, !isDelivering else { return false }
     isScheduled = false
     return true
   }
 
-  /// A deliverer hands back its delivered (emptied) batch and takes what
-  /// arrived meanwhile, or ends the delivery when nothing did.
+  /// A deliverer hands back its delivered (emptied) batch and takes the next
+  /// one, or ends the delivery when nothing is left.
   ///
   /// - Returns: Whether `batch` holds more work to deliver.
   mutating func next(_ batch: inout [_DeliveryJob]) -> Bool {
     precondition(isDelivering, "a delivery ended that had not started")
     precondition(batch.isEmpty, "a batch was handed back before it was delivered")
-    if waiting.isEmpty {
+    if isEmpty {
       isDelivering = false
-      if spare.capacity < batch.capacity { swap(&spare, &batch) }
       return false
     }
-    swap(&batch, &waiting)
+    take(into: &batch)
     return true
   }
 
-  /// A deliverer stops before the end of its batch (its time is up, or only
-  /// an `await` can deliver what comes next): the rest goes back in front of
-  /// what waits, and the actor is given back.
+  /// A drain stops between two batches, its time up, and gives the actor
+  /// back to its other work.
   ///
   /// - Returns: Whether the caller must schedule a drain for what is left.
-  mutating func giveBack(_ rest: ArraySlice<_DeliveryJob>) -> Bool {
-    precondition(isDelivering, "a delivery gave back a destination it did not hold")
-    waiting.insert(contentsOf: rest, at: 0)
+  mutating func pause() -> Bool {
+    precondition(isDelivering, "a delivery paused that had not started")
     isDelivering = false
-    guard !waiting.isEmpty, !isScheduled else { return false }
+    guard !isEmpty, !isScheduled else { return false }
     isScheduled = true
     return true
   }
@@ -129,7 +144,9 @@ struct _DeliveryState {
   /// dropped, and nothing is scheduled any more.
   mutating func abandon(taking batch: inout [_DeliveryJob]) {
     isScheduled = false
-    swap(&batch, &waiting)
+    batch.append(contentsOf: waiting)
+    chunks.removeAll()
+    head = 0
   }
 
   /// Checks the state's invariants; the destination calls it after every
@@ -137,16 +154,37 @@ struct _DeliveryState {
   ///
   /// - Nothing waits unless someone will deliver it: a delivery in progress
   ///   takes it before it ends, or a scheduled drain does.
-  /// - The spare array is empty: batches change hands through it.
+  /// - No chunk is empty, and the first is read up to before its end.
   func checkInvariants() {
     precondition(
-      waiting.isEmpty || isDelivering || isScheduled,
+      isEmpty || isDelivering || isScheduled,
       "work waits on a destination with no delivery in progress and no drain scheduled")
-    precondition(spare.isEmpty, "the spare batch of a destination holds work")
+    precondition(
+      chunks.allSatisfy { !$0.isEmpty } && head < (chunks.first?.count ?? 1),
+      "a destination's queue holds an empty chunk, or was read past its first")
   }
 
+  /// Appends `job` to the last chunk, or to a new one when it is full.
+  private mutating func append(_ job: _DeliveryJob) {
+    if let last = chunks.indices.last, chunks[last].count < Self.chunkSize {
+      chunks[last].append(job)
+    } else {
+      var chunk: [_DeliveryJob] = []
+      chunk.reserveCapacity(chunks.isEmpty ? 16 : Self.chunkSize)
+      chunk.append(job)
+      chunks.append(chunk)
+    }
+  }
+
+  /// Moves the oldest jobs, at most ``batchLimit``, into `batch`.
   private mutating func take(into batch: inout [_DeliveryJob]) {
-    swap(&batch, &waiting)
-    swap(&waiting, &spare)
+    let end = Swift.min(head + Self.batchLimit, chunks[0].count)
+    batch.append(contentsOf: chunks[0][head..<end])
+    if end == chunks[0].count {
+      chunks.removeFirst()
+      head = 0
+    } else {
+      head = end
+    }
   }
 }

@@ -132,7 +132,7 @@ final class _Destination: @unchecked Sendable {
 
   /// Whether nothing waits and no one delivers.
   var isIdle: Bool {
-    withLockedState { $0.waiting.isEmpty && !$0.isDelivering }
+    withLockedState { $0.isEmpty && !$0.isDelivering }
   }
 
   /// The amount of work waiting, for tests.
@@ -159,27 +159,20 @@ final class _Destination: @unchecked Sendable {
   /// Delivers what waits, on the destination's actor, `actor`: what a
   /// scheduled drain task runs.
   ///
-  /// After about ``drainBudget`` of work it gives the actor back: what is
-  /// left goes back in front of the queue and a new drain task is
-  /// scheduled, behind the actor's other work.
+  /// After about ``drainBudget`` of work, between two batches, it gives the
+  /// actor back: a new drain task is scheduled for what is left, behind the
+  /// actor's other work.
   private func drain(on actor: isolated (any Actor)?) {
     var batch: [_DeliveryJob] = []
     guard withLockedState({ $0.startDrain(taking: &batch) }) else { return }
     let deadline = _multicast_monotonic_nanoseconds() + Self.drainBudget
-    var delivered = 0
     repeat {
-      for index in batch.indices {
-        batch[index].source.deliver(batch[index], at: self)
-        delivered += 1
-        // The clock is read every 16 jobs: a job is a few hundred
-        // nanoseconds or more, a reading a few dozen.
-        if delivered % 16 == 0, _multicast_monotonic_nanoseconds() >= deadline {
-          let mustSchedule = withLockedState { $0.giveBack(batch[(index + 1)...]) }
-          if mustSchedule { scheduleDrain() }
-          return
-        }
-      }
+      for job in batch { job.source.deliver(job, at: self) }
       batch.removeAll(keepingCapacity: true)
+      if _multicast_monotonic_nanoseconds() >= deadline {
+        if withLockedState({ $0.pause() }) { scheduleDrain() }
+        return
+      }
     } while withLockedState({ $0.next(&batch) })
   }
 
