@@ -26,8 +26,18 @@ struct _QueuedBroadcast<Observer>: Sendable {
 
   /// A body that carries its isolation.
   init(isolatedToAny body: @escaping @isolated(any) @Sendable (Observer) -> Void) {
-    self.body = unsafeBitCast(body, to: (@Sendable (Observer) -> Void).self)
+    // Cast as a struct holding the body: a function type that carries its
+    // isolation needs macOS 15 to be a generic argument, as a cast's would
+    // be; a struct with one such field does not.
+    self = unsafeBitCast(_IsolatedBody(body: body), to: Self.self)
   }
+}
+
+/// A body that carries its isolation, as the one field of a struct: laid
+/// out as ``_QueuedBroadcast``, whose body is the same function, isolation
+/// dropped.
+private struct _IsolatedBody<Observer> {
+  let body: @isolated(any) @Sendable (Observer) -> Void
 }
 
 enum _QueuedBroadcasts {
