@@ -31,20 +31,8 @@ let cases: [String: (Int) -> Void] = [
     for value in 0..<repetitions { design.broadcast(value) }
     consume(observers)
   },
-  "broadcast-1": { repetitions in
-    let delegate = MulticastDelegate<any TickObserver>()
-    let observers = makeObservers(1)
-    for observer in observers { delegate.addObserver(observer) }
-    for value in 0..<repetitions { delegate { $0.tick(value) } }
-    consume(observers)
-  },
-  "broadcast-10": { repetitions in
-    let delegate = MulticastDelegate<any TickObserver>()
-    let observers = makeObservers(10)
-    for observer in observers { delegate.addObserver(observer) }
-    for value in 0..<repetitions { delegate { $0.tick(value) } }
-    consume(observers)
-  },
+  "broadcast-1": { broadcast(to: 1, repetitions: $0) },
+  "broadcast-10": { broadcast(to: 10, repetitions: $0) },
   // An event's send to one closure subscription, both where no actor is.
   "event-send-1": { repetitions in
     let sender = EventSender<Int>()
@@ -94,6 +82,15 @@ let cases: [String: (Int) -> Void] = [
     consume((cancellable, counter))
   },
 ]
+
+/// Broadcasts `repetitions` times to `count` observers.
+func broadcast(to count: Int, repetitions: Int) {
+  let delegate = MulticastDelegate<any TickObserver>()
+  let observers = makeObservers(count)
+  for observer in observers { delegate.addObserver(observer) }
+  for value in 0..<repetitions { delegate { $0.tick(value) } }
+  consume(observers)
+}
 
 @inline(never)
 nonisolated func sendWithoutIsolation(_ sender: EventSender<Int>, _ value: Int) {
