@@ -30,7 +30,8 @@ let package = Package(
     // Examples
     .target(name: "AudioPlayer", dependencies: ["Multicast"], path: "Examples/AudioPlayer/Library"),
     .executableTarget(
-      name: "audio-player", dependencies: ["AudioPlayer"], path: "Examples/AudioPlayer/Demo"),
+      name: "audio-player", dependencies: ["AudioPlayer", "Multicast"],
+      path: "Examples/AudioPlayer/Demo"),
     .testTarget(name: "AudioPlayerTests", dependencies: ["AudioPlayer", "Multicast"]),
     .target(name: "StreamingCSV", path: "Examples/WeatherStation/CSV"),
     .testTarget(name: "StreamingCSVTests", dependencies: ["StreamingCSV"]),
@@ -40,7 +41,7 @@ let package = Package(
     .executableTarget(
       name: "weather-station", dependencies: ["WeatherStation"],
       path: "Examples/WeatherStation/Demo"),
-    .testTarget(name: "WeatherStationTests", dependencies: ["WeatherStation"]),
+    .testTarget(name: "WeatherStationTests", dependencies: ["WeatherStation", "Multicast"]),
     // Runs the built demos and checks what they print.
     .testTarget(name: "ExampleDemoTests"),
   ],

@@ -40,7 +40,7 @@ struct AudioPlayerTests {
     await player.resume()
     await player.next()
     await player.next()
-    await player.waitForDelivery()
+    await waitForDeliveries()
     #expect(recorder.calls == ["start One", "pause One", "resume One", "start Two", "stop"])
     #expect(await player.state == .idle)
   }
@@ -57,7 +57,7 @@ struct AudioPlayerTests {
     await player.resume()
     await player.pause()
     await player.pause()
-    await player.waitForDelivery()
+    await waitForDeliveries()
     #expect(recorder.calls == ["start Two", "pause Two"])
     #expect(await player.state == .paused(songs[1]))
   }
@@ -82,12 +82,12 @@ struct AudioPlayerTests {
     let mini = MiniPlayer(player: player) { lines.append("mini: " + $0) }
     try await player.play(at: 1)
     await player.advance(by: .seconds(30))
-    // The volume is not the player's news: wait for the news first.
-    await player.waitForDelivery()
+    // Set on the main actor, the volume first delivers the player's news
+    // still queued there: the views hear it all in order.
     player.volume.set(try #require(AudioPlayer.Volume(0.25)))
     await player.pause()
     await player.stop()
-    await player.waitForDelivery()
+    await waitForDeliveries()
     #expect(
       lines == [
         "now: Now playing: Two (3:07)",
@@ -115,7 +115,7 @@ struct AudioPlayerTests {
       await player.advance(by: .seconds(5))
       await player.stop()
     }.value
-    await player.waitForDelivery()
+    await waitForDeliveries()
     #expect(lines == ["[▶ One]", "[▶ One 0:05 / 1:05]", "[■ stopped]"])
     withExtendedLifetime(mini) {}
   }
@@ -126,12 +126,12 @@ struct AudioPlayerTests {
     let player = AudioPlayer(playlist: songs)
     var mini: MiniPlayer? = MiniPlayer(player: player) { lines.append($0) }
     try await player.play(at: 0)
-    await player.waitForDelivery()
+    await waitForDeliveries()
     mini = nil
     await player.advance(by: .seconds(5))
     player.volume.set(try #require(AudioPlayer.Volume(1)))
     await player.stop()
-    await player.waitForDelivery()
+    await waitForDeliveries()
     #expect(lines == ["[▶ One]"])
     _ = mini
   }
@@ -154,7 +154,7 @@ struct AudioPlayerTests {
     #expect(await player.currentPosition == 1)
     #expect(await player.elapsedTime == .seconds(5))
     await player.advance(by: .seconds(1_000))
-    await player.waitForDelivery()
+    await waitForDeliveries()
     #expect(
       sent == ["One 0:20 / 1:05", "One 1:05 / 1:05", "Two 0:05 / 3:07", "Two 3:07 / 3:07"])
     #expect(
@@ -193,14 +193,14 @@ struct AudioPlayerTests {
     player.volume.observe { old, new in print(old, "->", new) }.store(in: &subscriptions)
     try await player.play(at: 0)
     await player.advance(by: .seconds(30))
-    await player.waitForDelivery()  // prints "Now playing: ..." and "at 0:30 / 3:07"
+    await waitForDeliveries()  // prints "Now playing: ..." and "at 0:30 / 3:07"
     #expect(printed == ["Now playing: Two (3:07)", "at 0:30 / 3:07"])
     player.volume.set(AudioPlayer.Volume(0.8)!)  // prints "50% -> 80%"
 
     #expect(printed == ["Now playing: Two (3:07)", "at 0:30 / 3:07", "50% -> 80%"])
     subscriptions.removeAll()
     await player.advance(by: .seconds(1))
-    await player.waitForDelivery()
+    await waitForDeliveries()
     #expect(printed.count == 3)
     withExtendedLifetime(view) {}
   }
@@ -215,7 +215,7 @@ struct AudioPlayerTests {
     player.removeObserver(removed)
     dropped = nil
     try await player.play(at: 0)
-    await player.waitForDelivery()
+    await waitForDeliveries()
     #expect(kept.calls == ["start One"])
     #expect(removed.calls.isEmpty)
   }

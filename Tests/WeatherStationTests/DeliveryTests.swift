@@ -1,6 +1,7 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+import Multicast
 import Testing
 import WeatherStation
 
@@ -148,7 +149,7 @@ struct DeliveryTests {
         WeatherMeasurement(
           station: "JFK", time: time, temperature: 30, humidity: 50, pressure: 1000))
     }
-    await data.waitForDelivery()
+    await waitForDeliveries()
     #expect(journal.entries.map(\.event) == times.map { .recorded($0) })
     withExtendedLifetime(observer) {}
   }

@@ -1,6 +1,7 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+import Multicast
 import Testing
 import WeatherStation
 
@@ -61,7 +62,7 @@ struct WeatherStationTests {
     data.addObserver(a)
     data.addObserver(b)
     for hour in 0..<3 { await data.record(measurement(hour, temperature: 30, pressure: 1000)) }
-    await data.waitForDelivery()
+    await waitForDeliveries()
     #expect(a.hours == [0, 1, 2])
     #expect(b.hours == [0, 1, 2])
   }
@@ -74,7 +75,7 @@ struct WeatherStationTests {
     for (hour, temperature) in [(0, 30.0), (1, nil), (2, 40.0), (3, 35.5)] {
       await data.record(measurement(hour, temperature: temperature, pressure: nil))
     }
-    await data.waitForDelivery()
+    await waitForDeliveries()
     #expect(display.minimum == 30)
     #expect(display.maximum == 40)
     #expect(display.count == 3)
@@ -86,10 +87,10 @@ struct WeatherStationTests {
     let data = WeatherData()
     let display = CurrentConditionsDisplay(data: data)
     await data.record(measurement(0, temperature: 39.02, pressure: 1012.34))
-    await data.waitForDelivery()
+    await waitForDeliveries()
     #expect(display.text == "now 39.0°F, 50% humidity, 1012.3 hPa")
     await data.record(measurement(1, temperature: nil, pressure: nil))
-    await data.waitForDelivery()
+    await waitForDeliveries()
     #expect(display.text == "now temperature unknown, 50% humidity, pressure unknown")
   }
 
@@ -107,7 +108,7 @@ struct WeatherStationTests {
     for (hour, pressure) in pressures.enumerated() {
       await data.record(measurement(hour, temperature: 30, pressure: pressure))
     }
-    await data.waitForDelivery()
+    await waitForDeliveries()
     #expect(display.forecast == expected)
   }
 
@@ -118,13 +119,13 @@ struct WeatherStationTests {
     await data.record(measurement(0, temperature: 30, pressure: 1000))
     await data.record(measurement(1, temperature: 30, pressure: nil))
     await data.record(measurement(2, temperature: 30, pressure: 1002))
-    await data.waitForDelivery()
+    await waitForDeliveries()
     #expect(display.forecast == .improving)
     await data.record(measurement(10, temperature: 30, pressure: 990))
-    await data.waitForDelivery()
+    await waitForDeliveries()
     #expect(display.forecast == .unknown)
     await data.record(measurement(11, temperature: 30, pressure: 990, station: "LGA"))
-    await data.waitForDelivery()
+    await waitForDeliveries()
     #expect(display.forecast == .unknown)
   }
 
@@ -137,11 +138,11 @@ struct WeatherStationTests {
     ]
     #expect(data.observerCount == 3)
     await data.record(measurement(0, temperature: 30, pressure: 1000))
-    await data.waitForDelivery()
+    await waitForDeliveries()
     displays = nil
     #expect(data.observerCount == 0)
     await data.record(measurement(1, temperature: 30, pressure: 1000))
-    await data.waitForDelivery()
+    await waitForDeliveries()
     _ = displays
   }
 
@@ -153,7 +154,7 @@ struct WeatherStationTests {
     await data.record(measurement(0, temperature: 10, pressure: 1000))
     let statistics = StatisticsDisplay(data: data)
     await data.record(measurement(1, temperature: 20, pressure: 1000))
-    await data.waitForDelivery()
+    await waitForDeliveries()
     #expect(statistics.minimum == 20)
     #expect(statistics.count == 1)
   }

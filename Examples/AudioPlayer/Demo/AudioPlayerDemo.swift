@@ -3,6 +3,7 @@
 
 import AudioPlayer
 import Foundation
+import Multicast
 
 /// Plays a session on an ``AudioPlayer`` with three observers that print.
 ///
@@ -79,7 +80,7 @@ struct AudioPlayerDemo {
       }
       // The player has done the command: wait until the views have shown
       // it, so that the line is answered before the next is read.
-      await player.waitForDelivery()
+      await waitForDeliveries()
       // Answer now, even when standard output is a pipe and not a terminal.
       fflush(nil)
     }

@@ -28,7 +28,7 @@ public import Multicast
 /// player.volume.observe { old, new in print(old, "->", new) }.store(in: &subscriptions)
 /// try await player.play(at: 0)
 /// await player.advance(by: .seconds(30))
-/// await player.waitForDelivery()  // prints "Now playing: ..." and "at 0:30 / 3:07"
+/// await waitForDeliveries()  // prints "Now playing: ..." and "at 0:30 / 3:07"
 /// player.volume.set(AudioPlayer.Volume(0.8)!)  // prints "50% -> 80%"
 /// ```
 ///
@@ -41,35 +41,35 @@ public import Multicast
 /// ``volume`` on the main actor, with closures and methods that touch
 /// main-actor state, and each handler runs there.
 ///
-/// What the player has to tell its views, changes of state and progress,
-/// goes to the main actor as one queue of news, in the order it happened.
-/// There each piece of news becomes a broadcast to the observers, with
-/// `onMainActor`, or a send of ``elapsed``, both delivered at once. So when
-/// one call to ``advance(by:)`` ends an item, starts the next and plays into
-/// it, the views hear the progress, the start and the progress again in that
-/// order. Broadcast and sent from the actor, they would go to the main actor
-/// in two queues, each in order but not in order with each other.
+/// The player's news, its changes of state and its progress, leaves its
+/// actor where it happens: each change of state is a broadcast to the
+/// observers with `onMainActor`, each step of playback a send of
+/// ``elapsed``. Both are queued for the main actor, and the library keeps
+/// one order per destination actor: what is queued for the main actor,
+/// through any subject and any face, arrives there in the order it was
+/// queued. So when one call to ``advance(by:)`` ends an item, starts the
+/// next and plays into it, the views hear the progress, the start and the
+/// progress again in that order.
 ///
-/// The player's methods return before the views hear their news;
-/// ``waitForDelivery()`` waits until they have.
+/// The player's methods return before the views hear their news; the
+/// library's `waitForDeliveries()` waits until they have: on the main
+/// actor, it delivers there at once what waits for it.
 ///
-/// The volume is not the player's news: its observers hear each change from
-/// the `ObservableValue` itself. Set on the main actor with `set(_:)`, a
-/// change is heard there before `set` returns. Set anywhere else, it reaches
-/// the main actor in order with the other changes of the volume, but not
-/// with the player's news, and ``waitForDelivery()`` does not wait for it.
-///
-/// The player is made on the main actor, where it subscribes to its own news;
-/// code elsewhere makes one with `await`.
+/// The volume's observers hear each change from the `ObservableValue`
+/// itself, through the same queue of the main actor. Set on the main actor
+/// with `set(_:)`, a change is heard there before `set` returns, after the
+/// news still queued for it. Set anywhere else, it is queued for the main
+/// actor in order with the player's news.
 ///
 /// # Lifetime
 ///
 /// Observers, and views subscribed as targets, are held weakly. A view that
 /// is released hears nothing more, not even news already on its way, and
-/// news on its way keeps no view alive. A view hears the news that reaches
-/// the main actor after it registers, including news the player sent before
-/// but that was still on its way. News still on its way when the player is
-/// released is dropped with it.
+/// news on its way keeps no view alive. A view hears the news the player
+/// sends after it registers, and none sent before, even news still on its
+/// way to the main actor. News on its way when its owner releases the
+/// player is delivered all the same: a broadcast holds the player until its
+/// turn.
 public actor AudioPlayer {
   /// A track the player can play.
   public struct Item: Equatable, Sendable {
@@ -178,34 +178,26 @@ public actor AudioPlayer {
   /// How far into its item playback is, sent each time playback advances
   /// (see ``advance(by:)``).
   ///
-  /// It is sent on the main actor, in order with the broadcasts to the
-  /// observers: subscribe to it there to hear it in that order.
+  /// It is sent from the player's actor. Subscribed on the main actor, as the
+  /// views do, it is heard there in order with the broadcasts to the
+  /// observers, which go through the same queue.
   public nonisolated let elapsed: Event<Progress>
 
   private nonisolated let observers = MulticastDelegate<any AudioPlayerObserver>()
   private nonisolated let elapsedSender = EventSender<Progress>()
-  /// What the player tells the main actor, in the order it happens; only
-  /// the player subscribes to it.
-  private nonisolated let news = EventSender<News>()
 
-  /// Creates an idle player, on the main actor.
-  ///
-  /// The player subscribes there to its own news, which it turns into
-  /// broadcasts and sends of ``elapsed`` on the main actor.
+  /// Creates an idle player.
   ///
   /// - Parameter playlist: The items the player plays, in order.
-  @MainActor
   public init(playlist: [Item]) {
     self.playlist = playlist
     elapsed = elapsedSender.event
-    // The player is the target, held weakly: its own subscription does not
-    // keep it alive.
-    news.event.observe(self) { player, news in player.announce(news) }
   }
 
   /// Adds an observer; it is held weakly.
   ///
-  /// It hears the news that reaches the main actor after this call.
+  /// It hears the changes the player broadcasts after this call, and none
+  /// broadcast before it, even one still on its way to the main actor.
   ///
   /// - Parameter observer: The observer to add.
   public nonisolated func addObserver(_ observer: any AudioPlayerObserver) {
@@ -235,7 +227,7 @@ public actor AudioPlayer {
     currentPosition = position
     elapsedTime = .seconds(0)
     state = .playing(item)
-    news.send(.started(item, position: position))
+    observers.onMainActor { $0.audioPlayer(self, didStartPlaying: item, at: position) }
   }
 
   /// Pauses the item playing.
@@ -244,7 +236,7 @@ public actor AudioPlayer {
   public func pause() {
     guard case .playing(let item) = state else { return }
     state = .paused(item)
-    news.send(.paused(item))
+    observers.onMainActor { $0.audioPlayer(self, didPause: item) }
   }
 
   /// Resumes the paused item.
@@ -253,7 +245,7 @@ public actor AudioPlayer {
   public func resume() {
     guard case .paused(let item) = state else { return }
     state = .playing(item)
-    news.send(.resumed(item))
+    observers.onMainActor { $0.audioPlayer(self, didResume: item) }
   }
 
   /// Plays the next item, or stops after the last one.
@@ -277,7 +269,7 @@ public actor AudioPlayer {
     state = .idle
     currentPosition = nil
     elapsedTime = .seconds(0)
-    news.send(.stopped)
+    observers.onMainActor { $0.audioPlayerDidStop(self) }
   }
 
   /// Lets playback run for `duration`, as the clock of a real player would.
@@ -297,75 +289,9 @@ public actor AudioPlayer {
       let step = min(remaining, item.duration.seconds - elapsedTime.seconds)
       remaining -= step
       elapsedTime = .seconds(elapsedTime.seconds + step)
-      news.send(.progress(Progress(item: item, elapsed: elapsedTime)))
+      elapsedSender.send(Progress(item: item, elapsed: elapsedTime))
       if elapsedTime.seconds >= item.duration.seconds { next() }
     }
-  }
-}
-
-extension AudioPlayer {
-  /// What the player tells the main actor: one case per broadcast to the
-  /// observers, and one for progress.
-  ///
-  /// The player sends its news from its actor and hears it on the main
-  /// actor, in the order it was sent, through one queue: so its broadcasts
-  /// and its sends of ``elapsed`` keep their order.
-  fileprivate enum News: Sendable {
-    /// An item started: ``AudioPlayerObserver/audioPlayer(_:didStartPlaying:at:)``.
-    case started(Item, position: Int)
-    /// An item paused: ``AudioPlayerObserver/audioPlayer(_:didPause:)``.
-    case paused(Item)
-    /// An item resumed: ``AudioPlayerObserver/audioPlayer(_:didResume:)``.
-    case resumed(Item)
-    /// The player stopped: ``AudioPlayerObserver/audioPlayerDidStop(_:)``.
-    case stopped
-    /// Playback advanced: a send of ``elapsed``.
-    case progress(Progress)
-    /// Nothing to tell: what ``waitForDelivery()`` sends on the main actor,
-    /// so that the news before it is delivered.
-    case nothing
-  }
-
-  /// Tells the observers or the subscribers of ``elapsed`` one piece of
-  /// news, on the main actor.
-  ///
-  /// Made on the main actor, the broadcast and the send reach the views
-  /// before this returns.
-  @MainActor
-  private func announce(_ news: News) {
-    switch news {
-    case .started(let item, let position):
-      observers.onMainActor { $0.audioPlayer(self, didStartPlaying: item, at: position) }
-    case .paused(let item):
-      observers.onMainActor { $0.audioPlayer(self, didPause: item) }
-    case .resumed(let item):
-      observers.onMainActor { $0.audioPlayer(self, didResume: item) }
-    case .stopped:
-      observers.onMainActor { $0.audioPlayerDidStop(self) }
-    case .progress(let progress):
-      elapsedSender.send(progress)
-    case .nothing:
-      break
-    }
-  }
-
-  /// Waits until the views on the main actor have heard everything the
-  /// player did before this call: each change of state and each progress.
-  ///
-  /// The news reaches the main actor through one queue, in order, so this
-  /// joins it there. It does not wait for changes of ``volume`` made away
-  /// from the main actor: they are the volume's, not the player's.
-  public nonisolated func waitForDelivery() async {
-    await deliverQueuedNews()
-  }
-
-  /// Delivers, on the main actor, all the news still queued.
-  ///
-  /// Made on the main actor, a send first delivers those queued before it,
-  /// in order, then its own: here one that tells nothing.
-  @MainActor
-  private func deliverQueuedNews() {
-    news.send(.nothing)
   }
 }
 

@@ -100,7 +100,8 @@ extension AudioPlayer {
   /// The volume is set where this is called, so that its observers there
   /// hear the change before this returns (on the main actor, the views); the
   /// other commands run on the player's actor, and the views hear them once
-  /// they reach the main actor (see ``waitForDelivery()``).
+  /// they reach the main actor (the library's `waitForDeliveries()` waits
+  /// for that).
   ///
   /// - Parameter command: What to do; ``Command/quit`` does nothing here.
   /// - Throws: ``Error/noSuchItem(position:playlistCount:)`` for a position

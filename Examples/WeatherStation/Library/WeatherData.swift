@@ -78,7 +78,8 @@ public actor WeatherData {
   /// Records a measurement and tells every observer, on the main actor.
   ///
   /// The broadcast is queued, so this returns before the observers hear it;
-  /// ``waitForDelivery()`` waits for them.
+  /// ``waitForDelivery()`` waits for them (on the main actor, so does the
+  /// library's `waitForDeliveries()`).
   ///
   /// - Parameter measurement: The new measurement.
   public func record(_ measurement: WeatherMeasurement) {
@@ -94,21 +95,13 @@ public actor WeatherData {
   }
 
   /// Waits until the observers have heard every broadcast made before this
-  /// call.
+  /// call, wherever it is called from.
   ///
-  /// Broadcasts reach the main actor through one queue, in order, so this
-  /// joins it there: it returns once the observers have been told about
-  /// everything recorded so far.
-  public nonisolated func waitForDelivery() async {
-    await Self.deliverQueued(observers)
-  }
-
-  /// Delivers, on the main actor, every broadcast still queued.
-  ///
-  /// Made on the main actor, a broadcast first delivers those queued before
-  /// it, in order, then its own: here one that does nothing.
+  /// It runs the library's `waitForDeliveries()` on the main actor, where
+  /// the observers live. Code on the main actor may call
+  /// `waitForDeliveries()` itself; but called on another actor, that waits
+  /// only for the work queued for that actor, and a replay, which waits
+  /// between chunks on this actor, needs to wait for the main actor's.
   @MainActor
-  private static func deliverQueued(_ observers: MulticastDelegate<any WeatherDataObserver>) {
-    observers.onMainActor { _ in }
-  }
+  public func waitForDelivery() async { await waitForDeliveries() }
 }
