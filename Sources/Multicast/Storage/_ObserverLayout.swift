@@ -41,12 +41,10 @@ enum _ObserverLayout<Observer> {
   /// class, or an existential whose protocols are class-bound.
   static var isClassBound: Bool {
     if Observer.self is AnyObject.Type { return true }
-    // An existential type's metadata is its kind, 0x303, then flags whose top
-    // bit is clear when it is class-bound (the ABI's TypeMetadata.rst).
-    let metadata = unsafeBitCast(Observer.self as Any.Type, to: UnsafeRawPointer.self)
-    let kind = metadata.load(as: UInt.self)
-    let flags = metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self)
-    return kind == 0x303 && flags & 0x8000_0000 == 0
+    assert(
+      _ExistentialMetadata.isReadAsTheRuntimeLaysItOut,
+      "the runtime lays out existential metadata otherwise than this library reads it")
+    return _ExistentialMetadata.isClassBound(Observer.self)
   }
 
   /// Calls `body` with the object reference that is the first word of
@@ -109,3 +107,24 @@ enum _ObserverLayout<Observer> {
     }
   }
 }
+
+/// What the library reads of an existential type's metadata: its kind,
+/// 0x303, then flags whose top bit is clear when the existential is
+/// class-bound (the ABI's TypeMetadata.rst).
+enum _ExistentialMetadata {
+  static func isClassBound(_ type: Any.Type) -> Bool {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    let kind = metadata.load(as: UInt.self)
+    let flags = metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self)
+    return kind == 0x303 && flags & 0x8000_0000 == 0
+  }
+
+  /// Whether that reading gives the right answer for two existentials whose
+  /// answer is known, one class-bound and one not: checked once, in debug
+  /// builds.
+  static let isReadAsTheRuntimeLaysItOut =
+    isClassBound((any _ClassBoundProbe).self) && !isClassBound((any _UnboundProbe).self)
+}
+
+private protocol _ClassBoundProbe: AnyObject {}
+private protocol _UnboundProbe {}
