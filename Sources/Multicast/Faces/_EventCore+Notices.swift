@@ -17,7 +17,7 @@ extension _EventCore {
   ) -> Result {
     let here = isolation.map { ObjectIdentifier($0) }
     let core = ObjectIdentifier(self)
-    let (result, outcome, witness) = storage.mutate { state, garbage in
+    let (result, outcome, liveObject) = storage.mutate { state, garbage in
       let result = body(&state, &garbage)
       // Whether a live registration is left, loading no target of another
       // isolation: a load keeps its object alive a moment longer, here, and
@@ -32,11 +32,11 @@ extension _EventCore {
       if isOccupied {
         return (result, notices.record(isOccupied: true), nil as AnyObject?)
       }
-      let witness = state.firstLiveObject()
-      return (result, notices.record(isOccupied: witness != nil), witness)
+      let liveObject = state.firstLiveObject()
+      return (result, notices.record(isOccupied: liveObject != nil), liveObject)
     }
     // The live object that was found is released here, after unlocking.
-    withExtendedLifetime(witness) {}
+    withExtendedLifetime(liveObject) {}
     notifyOwner(outcome, from: isolation)
     return result
   }

@@ -191,12 +191,12 @@ extension _EventCore: _DeliverySource {
   /// the event lost its last live subscription (targets that died).
   func settle(_ lane: _Destination) {
     // The caller runs on the lane's isolation, whose targets it may load.
-    let witness = change(from: lane.actor) { state, _ in
-      let witness = state.firstLiveObject { $0.isolation == lane.key }
-      if witness == nil { lanes.removeAll { $0 === lane } }
-      return witness
+    let liveObject = change(from: lane.actor) { state, _ in
+      let liveObject = state.firstLiveObject { $0.isolation == lane.key }
+      if liveObject == nil { lanes.removeAll { $0 === lane } }
+      return liveObject
     }
     // The live object found is released here, after unlocking.
-    withExtendedLifetime(witness) {}
+    withExtendedLifetime(liveObject) {}
   }
 }

@@ -48,8 +48,8 @@ extension _ObserverStorage {
   ///   lock held when dead ones come first.
   var isEmpty: Bool {
     // The reference is released here, after `withLock` has unlocked.
-    let witness = lock.withLock { state.pointee.firstLiveObject() }
-    return witness == nil
+    let liveObject = lock.withLock { state.pointee.firstLiveObject() }
+    return liveObject == nil
   }
 }
 
