@@ -28,8 +28,10 @@ struct _DeliveryState {
   /// The most jobs one chunk of the queue holds.
   static let chunkSize = 1024
 
-  /// Work arrived, oldest first: the first chunk from `head` on, then the
-  /// others. No chunk is empty, and `head` is before the first chunk's end.
+  /// Work arrived, oldest first.
+  ///
+  /// The first chunk from `head` on, then the others. No chunk is empty, and
+  /// `head` is before the first chunk's end.
   private var chunks: [[_DeliveryJob]] = []
   private var head = 0
   private(set) var isScheduled = false

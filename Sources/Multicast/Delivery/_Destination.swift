@@ -54,8 +54,9 @@ final class _Destination: @unchecked Sendable {
     lock.memory.deallocate()
   }
 
-  /// Runs `body` on the state with the lock held: the one way the state
-  /// changes. Built with `MULTICAST_INTERNAL_CHECKS` defined, the state
+  /// Runs `body` on the state with the lock held.
+  ///
+  /// This is the one way the state changes. Built with `MULTICAST_INTERNAL_CHECKS` defined, the state
   /// checks its invariants after every transition.
   private func withLockedState<Result>(_ body: (inout _DeliveryState) -> Result) -> Result {
     lock.lock()
