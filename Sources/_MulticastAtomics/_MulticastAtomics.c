@@ -27,16 +27,6 @@
 #endif
 #endif
 
-uintptr_t _multicast_current_thread(void) {
-#if defined(_WIN32)
-  return (uintptr_t)GetCurrentThreadId();
-#elif defined(__wasi__)
-  return 1;
-#else
-  return (uintptr_t)pthread_self();
-#endif
-}
-
 _Bool _multicast_is_main_thread(void) {
 #if defined(__APPLE__) || defined(__FreeBSD__) || defined(__OpenBSD__)
   return pthread_main_np() == 1;

@@ -86,6 +86,43 @@ struct DeliveryStateTests {
     #expect(!machine.state.isDelivering && !machine.state.isScheduled)
   }
 
+  @Test(
+    "The two transitions a destination makes without its lock are the machine's own: from idle to delivering alone, and back when nothing arrived"
+  )
+  func lockFreeTransitions() {
+    let machine = Machine()
+    #expect(machine.state.flags == .idle)
+    #expect(machine.arrive(1, isHere: true) == .deliverDirectly)
+    #expect(machine.state.flags == .deliveringAlone)
+    #expect(!machine.next())
+    #expect(machine.state.flags == .idle)
+    // Every other state has other flags, so no exchange that expects these
+    // two succeeds in it.
+    #expect(machine.arrive(2, isHere: false) == .scheduleDrain)
+    #expect(machine.state.flags == [.scheduled, .waiting])
+    #expect(machine.startDrain())
+    #expect(machine.state.flags == .deliveringAlone)
+    #expect(machine.arrive(3, isHere: true) == .none)
+    #expect(machine.state.flags == [.delivering, .waiting])
+    #expect(machine.next())
+    #expect(machine.batchNumbers == [3])
+    #expect(!machine.next())
+    #expect(machine.state.flags == .idle)
+  }
+
+  @Test("The state takes what the lock-free transitions changed: who delivers")
+  func adoptsLockFreeChanges() {
+    let machine = Machine()
+    // A caller here claimed the destination without the lock.
+    machine.state.adopt(.deliveringAlone)
+    #expect(machine.arrive(1, isHere: false) == .none)
+    #expect(machine.waitingNumbers == [1])
+    #expect(machine.next())
+    #expect(machine.batchNumbers == [1])
+    #expect(!machine.next())
+    #expect(machine.state.flags == .idle)
+  }
+
   @Test("Work from elsewhere schedules one drain, which takes it all in arrival order")
   func oneDrainForMany() {
     let machine = Machine()

@@ -16,6 +16,13 @@
 /// - `isScheduled`: a drain task is scheduled on the actor and has not
 ///   started. At most one is.
 ///
+/// The two flags and whether work waits make up ``flags``, which the
+/// destination also keeps in an atomic word, so that a caller on its
+/// isolation can make two transitions without the lock, since they touch no
+/// queue: ``arrive(_:isHere:taking:)`` when nothing waits and no one
+/// delivers or is scheduled (``Flags/idle`` to ``Flags/deliveringAlone``),
+/// and ``next(_:)`` when nothing arrived meanwhile (back again).
+///
 /// Work leaves the queue in the order it arrived, in batches of at most
 /// ``batchLimit`` jobs, so that a drain can give its actor back between two
 /// batches without putting anything back. The queue is a list of chunks of
@@ -39,6 +46,40 @@ struct _DeliveryState {
 
   /// Whether no work waits.
   var isEmpty: Bool { chunks.isEmpty }
+
+  /// The state's flags in one word.
+  struct Flags: OptionSet, Equatable {
+    let rawValue: UInt64
+
+    static let delivering = Flags(rawValue: 1)
+    static let scheduled = Flags(rawValue: 2)
+    static let waiting = Flags(rawValue: 4)
+
+    /// Nothing waits, no one delivers, no drain is scheduled: a caller on
+    /// the destination's isolation delivers its send directly.
+    static let idle: Flags = []
+    /// A caller delivers its send directly, and nothing else happened.
+    static let deliveringAlone: Flags = [.delivering]
+  }
+
+  /// Whether someone delivers, whether a drain is scheduled, whether work
+  /// waits.
+  var flags: Flags {
+    var flags = Flags()
+    if isDelivering { flags.insert(.delivering) }
+    if isScheduled { flags.insert(.scheduled) }
+    if !isEmpty { flags.insert(.waiting) }
+    return flags
+  }
+
+  /// Takes the flags that two transitions made without the lock (see
+  /// ``Flags``) changed: whether someone delivers.
+  mutating func adopt(_ flags: Flags) {
+    precondition(
+      flags.contains(.waiting) == !isEmpty && flags.contains(.scheduled) == isScheduled,
+      "a destination's flags changed without its lock beyond the two lock-free transitions")
+    isDelivering = flags.contains(.delivering)
+  }
 
   /// The work waiting, oldest first; O(n), for tests.
   var waiting: [_DeliveryJob] {

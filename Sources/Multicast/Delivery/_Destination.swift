@@ -20,8 +20,8 @@ internal import _MulticastAtomics
 /// a time.
 final class _Destination: @unchecked Sendable {
   // @unchecked Sendable: `state` is read and written only with `lock` held;
-  // the other stored properties are immutable, or a weak reference, which
-  // the runtime makes thread-safe. The delivery tests send to destinations
+  // `status` only through atomic operations; the other stored properties
+  // are immutable, or a weak reference, which the runtime makes thread-safe. The delivery tests send to destinations
   // from many tasks and threads under ThreadSanitizer.
 
   /// The actor's identity, or `nil` for no actor: what subscriptions record.
@@ -38,6 +38,21 @@ final class _Destination: @unchecked Sendable {
   private let lock: _Lock
   /// Read and written only through ``withLockedState(_:)``.
   @exclusivity(unchecked) private var state = _DeliveryState()
+  /// The state's flags (``_DeliveryState/Flags``), kept in an atomic word
+  /// beside the lock, in the same allocation.
+  ///
+  /// With the lock held they are the state's own, plus ``lockedFlag``. A
+  /// caller on the destination's isolation makes two transitions on them
+  /// alone, by compare-and-exchange, without the lock: from idle to
+  /// delivering its send, and back when nothing arrived meanwhile. Each
+  /// expects exact flags, so none succeeds while the lock is held; and the
+  /// lock's holder adopts what they changed (who delivers) when it takes the
+  /// lock. A delivery ended by one thread and begun by another is ordered by
+  /// the exchange, as by the lock.
+  private let status: UnsafeMutablePointer<UInt64>
+
+  /// The flag set in ``status`` while the lock is held.
+  private static let lockedFlag: UInt64 = 1 << 63
 
   /// Creates the destination of `actor`, or of no actor.
   init(actor: (any Actor)?) {
@@ -45,13 +60,19 @@ final class _Destination: @unchecked Sendable {
     executor = actor.map { _ExecutorIdentity(of: $0) }
     isMainActor = actor === MainActor.shared
     otherActor = isMainActor ? nil : actor
-    lock = _Lock(
-      initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
+    // The status word first, then the lock, in one allocation.
+    let lockOffset = max(MemoryLayout<UInt64>.stride, _Lock.alignment)
+    let memory = UnsafeMutableRawPointer.allocate(
+      byteCount: lockOffset + _Lock.byteCount,
+      alignment: max(MemoryLayout<UInt64>.alignment, _Lock.alignment))
+    status = memory.initializeMemory(as: UInt64.self, repeating: 0, count: 1)
+    lock = _Lock(initializing: memory + lockOffset)
   }
 
   deinit {
     lock.destroy()
-    lock.memory.deallocate()
+    status.deinitialize(count: 1)
+    UnsafeMutableRawPointer(status).deallocate()
   }
 
   /// Runs `body` on the state with the lock held.
@@ -60,12 +81,36 @@ final class _Destination: @unchecked Sendable {
   /// checks its invariants after every transition.
   private func withLockedState<Result>(_ body: (inout _DeliveryState) -> Result) -> Result {
     lock.lock()
+    // Shuts the lock-free transitions out until the new flags are stored,
+    // and takes what they changed.
+    state.adopt(_DeliveryState.Flags(rawValue: _multicast_fetch_or(status, Self.lockedFlag)))
     let result = body(&state)
     #if MULTICAST_INTERNAL_CHECKS
     state.checkInvariants()
     #endif
+    _multicast_store_release(status, state.flags.rawValue)
     lock.unlock()
     return result
+  }
+
+  /// A caller here starts delivering its send when the destination is idle,
+  /// without the lock: ``_DeliveryState/arrive(_:isHere:taking:)`` from
+  /// ``_DeliveryState/Flags/idle``.
+  ///
+  /// - Returns: Whether it did; if not, the caller takes the lock.
+  private func claimIfIdle() -> Bool {
+    _multicast_compare_exchange(
+      status, _DeliveryState.Flags.idle.rawValue, _DeliveryState.Flags.deliveringAlone.rawValue)
+  }
+
+  /// A deliverer ends its delivery when nothing arrived meanwhile, without
+  /// the lock: ``_DeliveryState/next(_:)`` from
+  /// ``_DeliveryState/Flags/deliveringAlone``.
+  ///
+  /// - Returns: Whether it did; if not, the caller takes the lock.
+  private func finishIfAlone() -> Bool {
+    _multicast_compare_exchange(
+      status, _DeliveryState.Flags.deliveringAlone.rawValue, _DeliveryState.Flags.idle.rawValue)
   }
 
   /// The actor, while it lives.
@@ -94,6 +139,7 @@ final class _Destination: @unchecked Sendable {
     _ job: () -> _DeliveryJob, from isolation: (any Actor)?, taking batch: inout [_DeliveryJob]
   ) -> _DeliveryState.Arrival {
     let isHere = isCurrent(isolation)
+    if isHere, claimIfIdle() { return .deliverDirectly }
     return withLockedState { $0.arrive(job, isHere: isHere, taking: &batch) }
   }
 
@@ -127,6 +173,9 @@ final class _Destination: @unchecked Sendable {
   /// Delivers what waits, before returning, for a caller that runs here and
   /// has nothing to send; does nothing while a delivery is in progress.
   func deliverWaiting() {
+    // Nothing waits, as far as anyone can tell now: work arriving from
+    // elsewhere after this reading schedules its own drain.
+    if _multicast_load_acquire(status) & _DeliveryState.Flags.waiting.rawValue == 0 { return }
     var batch: [_DeliveryJob] = []
     if withLockedState({ $0.claim(taking: &batch) }) { deliverQueued(&batch) }
   }
@@ -148,10 +197,13 @@ final class _Destination: @unchecked Sendable {
   /// isolation, which is this destination's; call it after an arrival or a
   /// claim that said to deliver.
   func deliverQueued(_ batch: inout [_DeliveryJob]) {
-    repeat {
-      for job in batch { job.source.deliver(job, at: self) }
-      batch.removeAll(keepingCapacity: true)
-    } while withLockedState({ $0.next(&batch) })
+    while true {
+      if !batch.isEmpty {
+        for job in batch { job.source.deliver(job, at: self) }
+        batch.removeAll(keepingCapacity: true)
+      }
+      if finishIfAlone() || !withLockedState({ $0.next(&batch) }) { return }
+    }
   }
 
   /// How long a drain delivers before it gives its actor back to other work.
@@ -174,7 +226,7 @@ final class _Destination: @unchecked Sendable {
         if withLockedState({ $0.pause() }) { scheduleDrain() }
         return
       }
-    } while withLockedState({ $0.next(&batch) })
+    } while !finishIfAlone() && withLockedState({ $0.next(&batch) })
   }
 
   /// Schedules a task that drains the queue on the destination's actor; drops

@@ -44,17 +44,19 @@ static inline uint64_t _multicast_fetch_sub(uint64_t *_Nonnull word, uint64_t va
   return atomic_fetch_sub_explicit((_Atomic(uint64_t) *)word, value, memory_order_acq_rel);
 }
 
+/// Replaces a word that is `expected` with `desired`; returns whether it was
+/// `expected`. Ordered as ``_multicast_fetch_sub`` is, when it succeeds.
+static inline _Bool _multicast_compare_exchange(
+    uint64_t *_Nonnull word, uint64_t expected, uint64_t desired) {
+  return atomic_compare_exchange_strong_explicit(
+      (_Atomic(uint64_t) *)word, &expected, desired, memory_order_acq_rel,
+      memory_order_relaxed);
+}
+
 /// Sets the bits of `value` in a word; returns the word before.
 static inline uint64_t _multicast_fetch_or(uint64_t *_Nonnull word, uint64_t value) {
   return atomic_fetch_or_explicit((_Atomic(uint64_t) *)word, value, memory_order_acq_rel);
 }
-
-/// An identifier of the calling thread, different from that of every other
-/// running thread.
-///
-/// A delivery records the thread it runs on, so that a send made on that
-/// thread during the delivery (by a handler) is known to be nested in it.
-uintptr_t _multicast_current_thread(void);
 
 /// Whether the calling thread is the process's main thread: the thread the
 /// main actor runs on.
