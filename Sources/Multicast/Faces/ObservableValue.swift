@@ -74,10 +74,11 @@ public final class ObservableValue<Value> {
   /// they were made; then delivers what can be delivered here.
   @inlinable
   func assign(_ newValue: Value, from isolation: (any Actor)?) {
-    var (local, change) = lock.withLock {
-      let change = (old: stored, new: newValue)
+    var change = (old: newValue, new: newValue)
+    var local = lock.withLock {
+      change.old = stored
       stored = newValue
-      return (core.prepare(change, from: isolation), change)
+      return core.prepare(change, from: isolation)
     }
     core.deliver(&local, change)
   }

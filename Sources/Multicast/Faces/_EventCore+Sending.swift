@@ -5,7 +5,7 @@
 /// at most two, the lane of subscriptions made where no actor is and the
 /// lane of the isolation the send runs on.
 @usableFromInline
-struct _LocalSend {
+struct _LocalSend: ~Copyable {
   /// One lane the send delivers itself.
   struct Claimed {
     let lane: _Destination

@@ -115,7 +115,7 @@ struct _Lock {
   /// Whatever `body` returns is released by the caller, after the lock is
   /// released: return objects whose deinitializers might run user code.
   @inlinable
-  func withLock<Result, Failure: Error>(
+  func withLock<Result: ~Copyable, Failure: Error>(
     _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     lock()

@@ -161,7 +161,7 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
   /// Built with `MULTICAST_INTERNAL_CHECKS` defined, the state checks its
   /// invariants after every change, broadcasts' bookkeeping included.
   @inlinable
-  func withLockedState<Result>(_ body: (inout State) -> Result) -> Result {
+  func withLockedState<Result: ~Copyable>(_ body: (inout State) -> Result) -> Result {
     lock.lock()
     let result = body(&state.pointee)
     #if MULTICAST_INTERNAL_CHECKS
