@@ -86,6 +86,20 @@ public final class EventSender<Value> {
   @usableFromInline let core: _EventCore<Value>
 
   /// Creates a sender with no subscribers.
+  public init() {
+    core = _EventCore(owner: nil, onFirstObserver: nil, onLastObserverGone: nil)
+  }
+
+  /// Creates a sender with no subscribers that tells its owner when the
+  /// event gains its first subscription and loses its last.
+  ///
+  /// The notices run on the isolation this is called from.
+  ///
+  /// In Swift 5 language mode, with minimal or targeted concurrency checking,
+  /// make such a sender in an actor's `init` or methods, not in the
+  /// initializer of one of its properties: the compiler (through at least
+  /// Swift 6.3) crashes on a `#isolation` default argument there. Swift 6
+  /// mode and complete checking are not affected, nor is ``init()``.
   ///
   /// - Parameters:
   ///   - isolation: The caller's isolation, where the notices run; leave the

@@ -85,11 +85,9 @@ public final class ObservableValue<Value> {
 
   /// Creates an observable value.
   ///
-  /// - Parameters:
-  ///   - value: The initial value.
-  ///   - isolation: The caller's isolation; leave the default.
-  public init(_ value: Value, isolation: isolated (any Actor)? = #isolation) {
-    core = _EventCore(owner: isolation, onFirstObserver: nil, onLastObserverGone: nil)
+  /// - Parameter value: The initial value.
+  public init(_ value: Value) {
+    core = _EventCore(owner: nil, onFirstObserver: nil, onLastObserverGone: nil)
     lock = _Lock(
       initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
     stored = value

@@ -1,0 +1,1 @@
+../../../MulticastTests/DocumentedFormsTests.swift
