@@ -159,3 +159,52 @@ struct MulticastDelegateLifetimeTests {
     #expect(tracker.live == 1)
   }
 }
+
+/// Registers itself from its own `deinit`, through each face.
+private final class LateSubscriber: Pinging {
+  let delegate: MulticastDelegate<any Pinging>
+  let sender: EventSender<Int>
+  let value: ObservableValue<Int>
+  let heard: Locked<[String]>
+
+  init(
+    delegate: MulticastDelegate<any Pinging>, sender: EventSender<Int>,
+    value: ObservableValue<Int>, heard: Locked<[String]>
+  ) {
+    self.delegate = delegate
+    self.sender = sender
+    self.value = value
+    self.heard = heard
+  }
+
+  func ping() { heard.withLock { $0.append("pinged") } }
+
+  deinit {
+    delegate.addObserver(self)
+    let heard = heard
+    sender.event.observe(self) { _, value in heard.withLock { $0.append("sent \(value)") } }
+    value.observe(self) { _, _, new in heard.withLock { $0.append("set \(new)") } }
+  }
+}
+
+@Suite("Lifetime: registering from a deinit")
+struct RegisteringFromDeinitTests {
+  @Test(
+    "An object that registers itself from its own deinit is not registered: it cannot be referenced weakly any more"
+  )
+  func registeringFromDeinitDoesNothing() {
+    let delegate = MulticastDelegate<any Pinging>()
+    let sender = EventSender<Int>()
+    let value = ObservableValue(0)
+    let heard = Locked<[String]>([])
+    do {
+      _ = LateSubscriber(delegate: delegate, sender: sender, value: value, heard: heard)
+    }
+    #expect(delegate.count == 0)
+    #expect(!sender.hasObservers)
+    delegate { $0.ping() }
+    sender.send(1)
+    value.value = 2
+    #expect(heard.withLock { $0 } == [])
+  }
+}

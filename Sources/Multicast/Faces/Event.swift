@@ -15,6 +15,10 @@
 /// for await count in metronome.ticks.values { ... }  // until the loop ends
 /// ```
 ///
+/// A target is held weakly, and its subscription lasts while it lives; so a
+/// target that subscribes from its own `deinit` is not subscribed, since an
+/// object being deinitialized can no longer be referenced weakly.
+///
 /// An `Event` is `Sendable` when its value is: hand it to any actor or task,
 /// and subscribe there. Each subscription's handler runs on the isolation it
 /// was made from.

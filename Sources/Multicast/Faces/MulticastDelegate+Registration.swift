@@ -5,7 +5,9 @@ extension MulticastDelegate {
   /// Adds an observer, to be called after those already registered.
   ///
   /// Adding an observer that is already registered changes nothing. The
-  /// observer is held weakly.
+  /// observer is held weakly; so one added from its own `deinit` is not
+  /// registered, since an object being deinitialized can no longer be
+  /// referenced weakly.
   ///
   /// - Parameter observer: The observer to add. It must be a class instance.
   /// - Precondition: `observer` is a class instance.
@@ -30,8 +32,10 @@ extension MulticastDelegate {
 
   /// Removes an observer.
   ///
-  /// Removing one that is not registered does nothing. Observers are held
-  /// weakly, so one that is deallocated never needs removing.
+  /// Removing one that is not registered does nothing, nor does removing a
+  /// value that is not a class instance (which can never be registered).
+  /// Observers are held weakly, so one that is deallocated never needs
+  /// removing.
   ///
   /// An observer that is not isolated to an actor may remove itself from its
   /// own `deinit`. A `@MainActor` observer cannot, as its `deinit` is
@@ -42,7 +46,7 @@ extension MulticastDelegate {
   /// - Complexity: Amortized O(1).
   @inlinable
   public func removeObserver(_ observer: Observer) {
-    withObject(of: observer) { object in remove(object) }
+    withObjectIfAny(of: observer) { object in remove(object) }
   }
 
   @usableFromInline
@@ -63,10 +67,11 @@ extension MulticastDelegate {
   /// Returns whether an observer is registered.
   ///
   /// - Parameter observer: The observer to look for, compared by identity.
-  /// - Returns: `true` if `observer` itself was added and not removed since.
+  /// - Returns: `true` if `observer` itself was added and not removed since;
+  ///   `false` for a value that is not a class instance, which can never be.
   /// - Complexity: O(1).
   public func contains(_ observer: Observer) -> Bool {
-    withObject(of: observer) { object in storage.contains(object) }
+    withObjectIfAny(of: observer) { object in storage.contains(object) } ?? false
   }
 
   /// The number of registered observers that are alive.
@@ -95,11 +100,23 @@ extension MulticastDelegate {
   /// dynamic type is checked.
   @inlinable
   func withObject<Result>(of observer: Observer, _ body: (AnyObject) -> Result) -> Result {
+    guard let result = withObjectIfAny(of: observer, body) else {
+      Self.badObserver(type(of: observer as Any))
+    }
+    return result
+  }
+
+  /// Calls `body` with the observer as an object, or returns `nil` if it is
+  /// not one: what a question or a removal does with a value that can never
+  /// be registered.
+  @inlinable
+  func withObjectIfAny<Result>(
+    of observer: Observer, _ body: (AnyObject) -> Result
+  ) -> Result? {
     if observersAreObjects {
       return _ObserverLayout.withObject(ofClassBound: observer, body)
     }
-    let type = type(of: observer as Any)
-    guard type is AnyObject.Type else { Self.badObserver(type) }
+    guard type(of: observer as Any) is AnyObject.Type else { return nil }
     return body(observer as AnyObject)
   }
 

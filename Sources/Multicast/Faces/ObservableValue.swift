@@ -126,7 +126,8 @@ public final class ObservableValue<Value> {
   /// change, for as long as `target` lives or until ``removeObservers(_:isolation:)``.
   ///
   /// - Parameters:
-  ///   - target: The object that observes; held weakly.
+  ///   - target: The object that observes; held weakly (one that observes
+  ///     from its own `deinit` is not subscribed).
   ///   - isolation: The caller's isolation, where `handler` runs; leave the
   ///     default.
   ///   - handler: What to do with the target and each change.
