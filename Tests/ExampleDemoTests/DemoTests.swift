@@ -27,6 +27,11 @@ let fullYear = packageRoot.deletingLastPathComponent()
 /// Its output goes to temporary files, which never
 /// fill up as a pipe can.
 func run(_ demo: String, _ arguments: [String] = [], input: String = "") throws -> Run {
+  try run(productsFolder.appendingPathComponent(demo), arguments, input: input)
+}
+
+/// Runs an executable to its end, as `run(_:_:input:)` runs a demo.
+func run(_ executable: URL, _ arguments: [String], input: String) throws -> Run {
   let folder = FileManager.default.temporaryDirectory
     .appendingPathComponent("multicast-demo-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -39,7 +44,7 @@ func run(_ demo: String, _ arguments: [String] = [], input: String = "") throws 
   for file in [outputFile, errorFile] { try Data().write(to: file) }
 
   let process = Process()
-  process.executableURL = productsFolder.appendingPathComponent(demo)
+  process.executableURL = executable
   process.arguments = arguments
   process.standardInput = try FileHandle(forReadingFrom: inputFile)
   process.standardOutput = try FileHandle(forWritingTo: outputFile)
@@ -50,6 +55,28 @@ func run(_ demo: String, _ arguments: [String] = [], input: String = "") throws 
     status: process.terminationStatus,
     output: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
     errors: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+}
+
+/// util-linux's `script`, which runs a command with a terminal as its
+/// standard input and output, where it is installed.
+let script = URL(fileURLWithPath: "/usr/bin/script")
+let scriptRunsCommands: Bool = {
+  #if os(Linux)
+  return FileManager.default.isExecutableFile(atPath: script.path)
+  #else
+  return false  // the BSD script of Apple platforms takes other options
+  #endif
+}()
+
+/// Runs a demo to its end with a terminal as its standard input, as a person
+/// at a terminal has, typing `input` into it.
+///
+/// The output is what the terminal shows: the typing, which the terminal
+/// echoes, and what the demo prints, with "\r\n" line ends.
+func runAtTerminal(_ demo: String, _ arguments: [String], typing input: String) throws -> Run {
+  let command = ([productsFolder.appendingPathComponent(demo).path] + arguments).joined(
+    separator: " ")
+  return try run(script, ["--quiet", "--return", "--command", command, "/dev/null"], input: input)
 }
 
 func temporaryFile(_ contents: String) throws -> URL {
@@ -81,7 +108,9 @@ struct WeatherStationDemoTests {
 
   @Test(
     "It replays the full year of real observations",
-    .enabled(if: FileManager.default.fileExists(atPath: fullYear.path)))
+    .enabled(
+      if: FileManager.default.fileExists(atPath: fullYear.path),
+      "needs the year of observations at ../shared/data/nyc-weather-2013.csv, beside the package"))
   func fullYearReplay() throws {
     let result = try run("weather-station", ["--input", fullYear.path])
     #expect(result.status == 0)
@@ -95,7 +124,9 @@ struct WeatherStationDemoTests {
 
   @Test(
     "It replays one station of the full year",
-    .enabled(if: FileManager.default.fileExists(atPath: fullYear.path)))
+    .enabled(
+      if: FileManager.default.fileExists(atPath: fullYear.path),
+      "needs the year of observations at ../shared/data/nyc-weather-2013.csv, beside the package"))
   func oneStation() throws {
     let result = try run("weather-station", ["--input", fullYear.path, "--station", "EWR"])
     #expect(result.status == 0)
@@ -216,6 +247,39 @@ struct AudioPlayerDemoTests {
     #expect(result.errors.contains("line 4: there is no item 7: the playlist has 3 items"))
     #expect(result.output.contains("  [❚❚ So What]"))
     #expect(!result.output.contains("Blue in Green (5:37)"))  // after quit
+  }
+
+  @Test("--help prints the usage on standard output, with every command and the exit statuses")
+  func help() throws {
+    let result = try run("audio-player", ["--help"])
+    #expect(result.status == 0)
+    #expect(result.errors.isEmpty)
+    #expect(result.output.hasPrefix("usage: audio-player "))
+    for command in ["play N", "pause", "resume", "next", "stop", "volume L", "wait S", "quit"] {
+      #expect(result.output.contains("\n  \(command) "), "the usage lists \(command)")
+    }
+    #expect(result.output.contains("exit status: 0 when every command succeeded, 1 when"))
+  }
+
+  @Test("An unknown option is named on standard error, with the usage, and the exit status is 2")
+  func unknownOption() throws {
+    let result = try run("audio-player", ["--frobnicate"])
+    #expect(result.status == 2)
+    #expect(result.output.isEmpty)
+    #expect(result.errors.hasPrefix("audio-player: unknown options '--frobnicate'\nusage: "))
+  }
+
+  @Test(
+    "At a terminal, which shows what is typed, the commands are not echoed a second time",
+    .enabled(if: scriptRunsCommands, "needs util-linux's script(1) to give the demo a terminal"))
+  func noEchoAtATerminal() throws {
+    let result = try runAtTerminal(
+      "audio-player", ["--commands", "-"], typing: "play 1\nstop\nquit\n")
+    #expect(result.status == 0)
+    #expect(result.output.contains("play 1\r\n"))  // the terminal's echo of the typing
+    #expect(result.output.contains("  Now playing: Blue in Green (5:37)"))
+    #expect(result.output.contains("  [■ stopped]"))
+    #expect(!result.output.contains("> "))
   }
 
   @Test("Commands come from a file")

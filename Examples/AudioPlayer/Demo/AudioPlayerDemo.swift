@@ -7,16 +7,12 @@ import Multicast
 
 /// Plays a session on an ``AudioPlayer`` with three observers that print.
 ///
-///     audio-player                  a built-in session that shows every observer
-///     audio-player --commands -     commands from standard input, one per line
-///     audio-player --commands FILE  commands from a file
-///
-/// Commands: play N, pause, resume, next, stop, volume L (from 0 to 1),
-/// wait S (let S seconds of playback pass), quit. Each line is answered
-/// before the next is read; `quit` ends the session at once. Lines may end in
-/// "\n" or "\r\n". A line that is not a command is reported on standard
-/// error with its line number and what is wrong with it, and the session goes
-/// on; the exit status is then 1.
+/// `audio-player --help` prints ``usage``: the options, the commands and the
+/// exit statuses. Each line is answered before the next is read; `quit` ends
+/// the session at once. Lines may end in "\n" or "\r\n". A line that is not
+/// a command is reported on standard error with its line number and what is
+/// wrong with it, and the session goes on. Each command is echoed after a
+/// "> " unless standard input is a terminal, which shows it already.
 @main
 struct AudioPlayerDemo {
   static let playlist = [
@@ -30,32 +26,62 @@ struct AudioPlayerDemo {
     "play 2", "stop",
   ]
 
+  static let usage = """
+    usage: audio-player [--commands FILE | --commands - | --help]
+
+      audio-player                  a built-in session that shows every observer
+      audio-player --commands -     commands from standard input, one per line
+      audio-player --commands FILE  commands from a file
+      audio-player --help           this text
+
+    commands:
+      play N     play item N of the playlist (from 1)
+      pause      pause playback
+      resume     resume playback
+      next       skip to the next item
+      stop       stop playback
+      volume L   set the volume, from 0 to 1
+      wait S     let S seconds of playback pass
+      quit       end the session
+
+    exit status: 0 when every command succeeded, 1 when a line failed (the
+    session goes on after it), 2 for bad options or an unreadable file.
+    """
+
   static func main() async {
     let arguments = Array(CommandLine.arguments.dropFirst())
     let nextLine: () -> String?
+    var echoes = true
     switch arguments.count {
     case 0:
       var lines = script.makeIterator()
       nextLine = { lines.next() }
+    case 1 where arguments[0] == "--help" || arguments[0] == "-h":
+      print(usage)
+      exit(0)
     case 2 where arguments[0] == "--commands":
       if arguments[1] != "-" { readStandardInput(from: arguments[1]) }
+      // A terminal shows what the person types; echoing it would show it
+      // twice.
+      echoes = isatty(STDIN_FILENO) == 0
       // One line at a time, so that a person at a terminal sees each answer
       // as they type. `readLine` strips "\n" and "\r\n" alike.
       nextLine = { readLine(strippingNewline: true) }
     default:
-      fail("usage: audio-player [--commands FILE | --commands -]", status: 2)
+      fail("unknown options '\(arguments.joined(separator: " "))'\n\(usage)", status: 2)
     }
-    let failures = await play(nextLine)
+    let failures = await play(nextLine, echoes: echoes)
     exit(failures == 0 ? 0 : 1)
   }
 
   /// Runs the session on the main actor, where the views live, while the
-  /// player plays on its own actor; returns how many lines failed.
+  /// player plays on its own actor, echoing each command if `echoes`;
+  /// returns how many lines failed.
   ///
   /// The player and its views end with this function, before the process
   /// exits, so nothing is left alive at exit.
   @MainActor
-  static func play(_ nextLine: () -> String?) async -> Int {
+  static func play(_ nextLine: () -> String?, echoes: Bool) async -> Int {
     let player = AudioPlayer(playlist: playlist)
     let views: [AnyObject] = [
       NowPlayingView(player: player) { print("  \($0)") },
@@ -71,7 +97,7 @@ struct AudioPlayerDemo {
       number += 1
       do {
         guard let command = try Command(parsing: line) else { continue }
-        print("> \(line.trimmingCharacters(in: .whitespacesAndNewlines))")
+        if echoes { print("> \(line.trimmingCharacters(in: .whitespacesAndNewlines))") }
         if command == .quit { break }
         try await player.perform(command)
       } catch {
