@@ -117,6 +117,57 @@ actor Gauge {
   }
 }
 
+/// A gate that blocks the thread that waits at it until another thread
+/// opens it: what keeps an actor's executor busy in a test.
+final class BlockingGate: Sendable {
+  private let condition = NSCondition()
+  private let isOpen = Locked(false)
+  private let isWaiting = Locked(false)
+
+  /// Blocks until ``open()``.
+  func wait() {
+    condition.lock()
+    isWaiting.withLock { $0 = true }
+    condition.broadcast()
+    while !isOpen.withLock({ $0 }) { condition.wait() }
+    condition.unlock()
+  }
+
+  /// Blocks until a thread waits at the gate.
+  func waitForWaiter() {
+    condition.lock()
+    while !isWaiting.withLock({ $0 }) { condition.wait() }
+    condition.unlock()
+  }
+
+  func open() {
+    condition.lock()
+    isOpen.withLock { $0 = true }
+    condition.broadcast()
+    condition.unlock()
+  }
+}
+
+/// An actor target that records what it hears, and can be kept busy.
+actor Recorder {
+  let heard: Locked<[Int]>
+
+  init(heard: Locked<[Int]>) {
+    self.heard = heard
+  }
+
+  func listen(to event: Event<Int>) {
+    event.observe(actor: self) { recorder, value in
+      recorder.heard.withLock { $0.append(value) }
+    }
+  }
+
+  /// Keeps the actor's executor until `gate` opens.
+  func hold(until gate: BlockingGate) {
+    gate.wait()
+  }
+}
+
 /// Runs `body` on a new thread and blocks until it returns: a join, for
 /// tests that must keep their actor busy while another thread sends.
 func runOnThreadAndWait(_ body: @escaping @Sendable () -> Void) {
@@ -216,6 +267,33 @@ struct EventIsolationTests {
     #expect(weakDropped == nil, "a queued value kept its target alive")
     sender.send(3)
     #expect(log.entries == ["kept 0", "kept 1", "kept 2", "kept 3"])
+  }
+
+  @Test(
+    "An actor target released while its executor is busy: the values on their way to it reach it in order, and then it is released"
+  )
+  func actorTargetReleasedWhileBusy() async {
+    let sender = EventSender<Int>()
+    let heard = Locked<[Int]>([])
+    var recorder: Recorder? = Recorder(heard: heard)
+    await recorder?.listen(to: sender.event)
+    weak let watched = recorder
+    let gate = BlockingGate()
+    let busy = Task { [recorder] in await recorder?.hold(until: gate) }
+    gate.waitForWaiter()
+    runOnThreadAndWait {
+      for value in 0..<100 { sender.send(value) }
+    }
+    recorder = nil
+    gate.open()
+    await busy.value
+    await waitForDeliveries()
+    let values = heard.withLock { $0 }
+    // A delivery on its way to an actor holds it until it runs: running on
+    // an actor needs a reference to it. What arrives is in order, with
+    // nothing twice.
+    #expect(values == Array(0..<values.count))
+    #expect(watched == nil, "values delivered to an actor kept it alive afterwards")
   }
 
   @Test("A subscription cancelled or released on another task hears nothing more")

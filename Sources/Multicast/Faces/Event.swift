@@ -168,7 +168,9 @@ extension Event {
   ///
   /// - Parameters:
   ///   - target: The actor that hears the event, isolated to the caller;
-  ///     held weakly, also while values wait for it.
+  ///     held weakly, except by a delivery on its way to it: released while
+  ///     it is busy, it may still hear, in order, values sent before, and
+  ///     is released once they are delivered.
   ///   - handler: What to do with the actor and each value, on the actor.
   /// - Returns: A subscription that can end it early; discarding it changes
   ///   nothing.

@@ -64,7 +64,11 @@
 ///   actor's one queue, which every subject and face shares; that actor
 ///   hears what one place sent in the order it was sent, whatever the
 ///   priorities of the tasks that sent it. A target is held weakly while values wait
-///   for it, and one released before its turn is not called.
+///   for it, and one released before its turn is not called. An actor
+///   target is the exception: a delivery on its way to the actor holds it
+///   until it runs there (running on an actor takes a reference to it), so
+///   an actor released while it is busy may still hear, in order, values
+///   sent before; it is released once they are delivered.
 /// - Subscriptions made where no actor is are called on a sending thread,
 ///   one send at a time, in order; a send that finds another thread
 ///   delivering to them leaves its value to that thread and returns.

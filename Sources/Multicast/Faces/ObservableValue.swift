@@ -155,7 +155,8 @@ public final class ObservableValue<Value> {
   ///
   /// - Parameters:
   ///   - target: The actor that observes, isolated to the caller; held
-  ///     weakly.
+  ///     weakly, except by a delivery on its way to it, as with
+  ///     ``Event/observe(actor:_:)``.
   ///   - handler: What to do with the actor and each change, on the actor.
   /// - Returns: A subscription that can end it early; discarding it changes
   ///   nothing.
