@@ -14,7 +14,10 @@ private final class Labels: _DeliverySource, Sendable {
 /// One destination's state, driven the way a destination drives it: jobs
 /// are numbered, and the batch a transition hands out is kept here.
 private final class Machine {
-  private let labels = Labels()
+  /// One for every machine: a job keeps its source alive with a reference
+  /// that only a destination gives back, and this one lives on anyway.
+  private static let labels = Labels()
+  private var labels: Labels { Self.labels }
   var state = _DeliveryState()
   var batch: [_DeliveryJob] = []
 

@@ -8,9 +8,19 @@ protocol _DeliverySource: AnyObject {
   /// destination's isolation.
   func deliver(_ job: _DeliveryJob, at destination: _Destination)
 
+  /// Delivers `jobs`, consecutive in the queue and all this source's, in
+  /// order: one at a time unless the source can do better.
+  func deliver(_ jobs: ArraySlice<_DeliveryJob>, at destination: _Destination)
+
   /// Learns that `job` will never be delivered: the destination's actor is
   /// gone.
   func drop(_ job: _DeliveryJob, at destination: _Destination)
+}
+
+extension _DeliverySource {
+  func deliver(_ jobs: ArraySlice<_DeliveryJob>, at destination: _Destination) {
+    for job in jobs { deliver(job, at: destination) }
+  }
 }
 
 /// One piece of work waiting its turn on a destination: who delivers it, and
@@ -30,7 +40,16 @@ struct _DeliveryJob: @unchecked Sendable {
   // tasks and threads under ThreadSanitizer.
 
   /// Who delivers it.
-  let source: any _DeliverySource
+  ///
+  /// Unowned, so that copying a job through the queue costs no reference
+  /// counting (a source is often reached through weak references, which
+  /// make its counting slow, and sender and deliverer are two threads that
+  /// would pass its count back and forth). Instead, each job made keeps its
+  /// source alive with one reference, taken here and given back by
+  /// ``finish()``: exactly once per job made, by the destination once it has
+  /// delivered or dropped the job, or by the job's maker if it never queued
+  /// it.
+  unowned(unsafe) let source: any _DeliverySource
   /// The value sent, or the broadcast's body.
   let payload: Any
   /// The registrations a send reaches are those numbered below `end`: the
@@ -38,8 +57,15 @@ struct _DeliveryJob: @unchecked Sendable {
   let end: UInt64
 
   init(_ source: any _DeliverySource, payload: Any, end: UInt64) {
+    _ = Unmanaged.passUnretained(source as AnyObject).retain()
     self.source = source
     self.payload = payload
     self.end = end
+  }
+
+  /// Gives back the job's reference to its source, once the job is
+  /// delivered or dropped; no copy of the job may be used after.
+  func finish() {
+    Unmanaged.passUnretained(source as AnyObject).release()
   }
 }

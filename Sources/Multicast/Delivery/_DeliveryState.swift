@@ -26,26 +26,25 @@
 /// Work leaves the queue in the order it arrived, in batches of at most
 /// ``batchLimit`` jobs, so that a drain can give its actor back between two
 /// batches without putting anything back. The queue is a list of chunks of
-/// at most ``chunkSize`` jobs, so that a sender appending to a long queue
-/// never copies it under the lock (a million jobs would take milliseconds
-/// to copy, while the deliverer waits for the lock).
+/// at most that many jobs, and a batch is the oldest chunk, handed over
+/// whole: no job is copied on its way through the queue, and a sender
+/// appending to a long queue never copies it under the lock (a million jobs
+/// would take milliseconds to copy, while the deliverer waits for the lock).
 struct _DeliveryState {
-  /// The most jobs a deliverer takes at once.
+  /// The most jobs a deliverer takes at once: the most one chunk holds.
   static let batchLimit = 256
-  /// The most jobs one chunk of the queue holds.
-  static let chunkSize = 1024
 
   /// Work arrived, oldest first.
   ///
-  /// The first chunk from `head` on, then the others. No chunk is empty, and
-  /// `head` is before the first chunk's end.
+  /// The chunks from `head` on hold it, none of them empty; those before
+  /// `head` were handed over, and are empty.
   private var chunks: [[_DeliveryJob]] = []
   private var head = 0
   private(set) var isScheduled = false
   private(set) var isDelivering = false
 
   /// Whether no work waits.
-  var isEmpty: Bool { chunks.isEmpty }
+  var isEmpty: Bool { head == chunks.count }
 
   /// The state's flags in one word.
   struct Flags: OptionSet, Equatable {
@@ -82,10 +81,7 @@ struct _DeliveryState {
   }
 
   /// The work waiting, oldest first; O(n), for tests.
-  var waiting: [_DeliveryJob] {
-    guard let first = chunks.first else { return [] }
-    return Array(first[head...]) + chunks.dropFirst().joined()
-  }
+  var waiting: [_DeliveryJob] { Array(chunks[head...].joined()) }
 
   /// What the caller of ``arrive(_:isHere:taking:)`` must do.
   enum Arrival: Equatable {
@@ -197,37 +193,44 @@ struct _DeliveryState {
   ///
   /// - Nothing waits unless someone will deliver it: a delivery in progress
   ///   takes it before it ends, or a scheduled drain does.
-  /// - No chunk is empty, and the first is read up to before its end.
+  /// - No chunk waiting is empty, or holds more than a batch; every chunk
+  ///   handed over is.
   func checkInvariants() {
     precondition(
       isEmpty || isDelivering || isScheduled,
       "work waits on a destination with no delivery in progress and no drain scheduled")
     precondition(
-      chunks.allSatisfy { !$0.isEmpty } && head < (chunks.first?.count ?? 1),
-      "a destination's queue holds an empty chunk, or was read past its first")
+      head <= chunks.count && chunks[..<head].allSatisfy(\.isEmpty)
+        && chunks[head...].allSatisfy { !$0.isEmpty && $0.count <= Self.batchLimit },
+      "a destination's queue holds an empty chunk, or one too long, or kept one handed over")
   }
 
   /// Appends `job` to the last chunk, or to a new one when it is full.
   private mutating func append(_ job: _DeliveryJob) {
-    if let last = chunks.indices.last, chunks[last].count < Self.chunkSize {
-      chunks[last].append(job)
+    if !isEmpty, chunks[chunks.count - 1].count < Self.batchLimit {
+      chunks[chunks.count - 1].append(job)
     } else {
       var chunk: [_DeliveryJob] = []
-      chunk.reserveCapacity(chunks.isEmpty ? 16 : Self.chunkSize)
+      chunk.reserveCapacity(isEmpty ? 16 : Self.batchLimit)
       chunk.append(job)
       chunks.append(chunk)
     }
   }
 
-  /// Moves the oldest jobs, at most ``batchLimit``, into `batch`.
+  /// Hands the oldest chunk over as `batch`, which must be empty: the
+  /// chunk's buffer moves, and no job is copied.
   private mutating func take(into batch: inout [_DeliveryJob]) {
-    let end = Swift.min(head + Self.batchLimit, chunks[0].count)
-    batch.append(contentsOf: chunks[0][head..<end])
-    if end == chunks[0].count {
-      chunks.removeFirst()
+    batch = chunks[head]
+    chunks[head] = []
+    head += 1
+    if isEmpty {
+      chunks.removeAll(keepingCapacity: true)
       head = 0
-    } else {
-      head = end
+    } else if head >= 32, head * 2 >= chunks.count {
+      // The chunks handed over are dropped now and then, in O(n) for n
+      // chunks, after at least n of them: O(1) per chunk, amortized.
+      chunks.removeFirst(head)
+      head = 0
     }
   }
 }

@@ -151,6 +151,7 @@ final class _Destination: @unchecked Sendable {
     switch arrive({ job }, from: isolation, taking: &batch) {
     case .deliverDirectly:
       job.source.deliver(job, at: self)
+      job.finish()
       deliverQueued(&batch)
     case .deliverBatch:
       deliverQueued(&batch)
@@ -199,10 +200,24 @@ final class _Destination: @unchecked Sendable {
   func deliverQueued(_ batch: inout [_DeliveryJob]) {
     while true {
       if !batch.isEmpty {
-        for job in batch { job.source.deliver(job, at: self) }
-        batch.removeAll(keepingCapacity: true)
+        deliver(batch)
+        batch.removeAll()
       }
       if finishIfAlone() || !withLockedState({ $0.next(&batch) }) { return }
+    }
+  }
+
+  /// Delivers `batch` in order, handing each run of one source's jobs to
+  /// that source at once.
+  private func deliver(_ batch: [_DeliveryJob]) {
+    var start = batch.startIndex
+    while start < batch.endIndex {
+      let source = batch[start].source
+      var end = start + 1
+      while end < batch.endIndex, batch[end].source === source { end += 1 }
+      source.deliver(batch[start..<end], at: self)
+      for job in batch[start..<end] { job.finish() }
+      start = end
     }
   }
 
@@ -220,8 +235,8 @@ final class _Destination: @unchecked Sendable {
     guard withLockedState({ $0.startDrain(taking: &batch) }) else { return }
     let deadline = _multicast_monotonic_nanoseconds() + Self.drainBudget
     repeat {
-      for job in batch { job.source.deliver(job, at: self) }
-      batch.removeAll(keepingCapacity: true)
+      deliver(batch)
+      batch.removeAll()
       if _multicast_monotonic_nanoseconds() >= deadline {
         if withLockedState({ $0.pause() }) { scheduleDrain() }
         return
@@ -239,7 +254,10 @@ final class _Destination: @unchecked Sendable {
     guard let actor else {
       var batch: [_DeliveryJob] = []
       withLockedState { $0.abandon(taking: &batch) }
-      for job in batch { job.source.drop(job, at: self) }
+      for job in batch {
+        job.source.drop(job, at: self)
+        job.finish()
+      }
       return
     }
     if isMainActor {

@@ -38,10 +38,11 @@ public final class ObservableValue<Value> {
   // module specializes them for its value: run unspecialized, each would
   // look up the metadata of the `(old:new:)` tuple, several times a change.
   @usableFromInline let core: _EventCore<(old: Value, new: Value)>
-  /// Guards `stored`, and orders the assignments' deliveries: each
-  /// assignment queues its change on every lane before unlocking.
-  @usableFromInline let lock: _Lock
-  @usableFromInline var stored: Value
+  /// Read and written only with the core's lock held, which also orders the
+  /// assignments' deliveries: each assignment queues its change on every
+  /// lane before unlocking. (The lock makes access exclusive: no run-time
+  /// check is needed.)
+  @usableFromInline @exclusivity(unchecked) var stored: Value
 
   /// The current value.
   ///
@@ -49,7 +50,7 @@ public final class ObservableValue<Value> {
   /// new value.
   @inlinable
   public var value: Value {
-    get { lock.withLock { stored } }
+    get { core.withLock { stored } }
     // A setter cannot know the actor it runs on: the runtime is asked.
     set { assign(newValue, from: nil) }
   }
@@ -75,10 +76,10 @@ public final class ObservableValue<Value> {
   @inlinable
   func assign(_ newValue: Value, from isolation: (any Actor)?) {
     var change = (old: newValue, new: newValue)
-    var local = lock.withLock {
+    var local = core.prepare(from: isolation) {
       change.old = stored
       stored = newValue
-      return core.prepare(change, from: isolation)
+      return change
     }
     core.deliver(&local, change)
   }
@@ -88,14 +89,7 @@ public final class ObservableValue<Value> {
   /// - Parameter value: The initial value.
   public init(_ value: Value) {
     core = _EventCore(owner: nil, onFirstObserver: nil, onLastObserverGone: nil)
-    lock = _Lock(
-      initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
     stored = value
-  }
-
-  deinit {
-    lock.destroy()
-    lock.memory.deallocate()
   }
 
   /// The changes, as an event: for the ways to observe that an ``Event``
@@ -190,7 +184,7 @@ public final class ObservableValue<Value> {
 }
 
 extension ObservableValue: @unchecked Sendable where Value: Sendable {
-  // @unchecked Sendable: the value is read and written only with `lock`
-  // held, and the core is thread-safe. The delivery tests assign and read
+  // @unchecked Sendable: the value is read and written only with the core's
+  // lock held, and the core is thread-safe. The delivery tests assign and read
   // from many tasks and threads under ThreadSanitizer.
 }

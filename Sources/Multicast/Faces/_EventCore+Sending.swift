@@ -49,12 +49,29 @@ extension _EventCore: _DeliverySource {
   /// ``deliver(_:_:)`` after it.
   @usableFromInline
   func prepare(_ value: Value, from isolation: (any Actor)?) -> _LocalSend {
+    prepare(from: isolation) { value }
+  }
+
+  /// Runs `body` with the storage's lock held: what guards an observable
+  /// value's current value, so that one lock orders its assignments and
+  /// their sends.
+  @usableFromInline
+  func withLock<Result>(_ body: () -> Result) -> Result {
+    storage.withLockedState { _ in body() }
+  }
+
+  /// ``prepare(_:from:)`` for the value that `makeValue` makes in the same
+  /// critical section: an assignment, which reads and changes the current
+  /// value there.
+  @usableFromInline @inline(__always)
+  func prepare(from isolation: (any Actor)?, _ makeValue: () -> Value) -> _LocalSend {
     var idle: [_Destination] = []
     // One critical section reads the lanes and the send's end, makes the
     // send's arrivals (each destination's lock nests inside the storage's;
     // nothing takes them the other way round), and begins the walk of a
     // direct delivery.
     let local = storage.withLockedState { state in
+      let value = makeValue()
       var local = _LocalSend(end: state.nextSequence)
       for lane in lanes {
         var batch: [_DeliveryJob] = []
@@ -145,6 +162,33 @@ extension _EventCore: _DeliverySource {
       walk($0, from: &cursor, end: job.end, destination.key, noLane).first
     }
     if !reached { settle(destination) }
+  }
+
+  /// Delivers a run of queued sends (and notices) on `destination`, in
+  /// order, with one walk begun for the run: every send in it was made
+  /// before the run was taken, so one walk of the registrations made before
+  /// the latest serves them all, each joined for the registrations made
+  /// before it, without the lock.
+  func deliver(_ jobs: ArraySlice<_DeliveryJob>, at destination: _Destination) {
+    guard jobs.count > 1 else {
+      if let job = jobs.first { deliver(job, at: destination) }
+      return
+    }
+    let end = jobs.lazy.map(\.end).filter { $0 != _noticeJobEnd }.max()
+    let run = end.map { storage.beginBroadcast(registeredBefore: $0) }
+    for job in jobs {
+      guard job.end != _noticeJobEnd, let run else {
+        tellOwner()
+        continue
+      }
+      var cursor = Optional(storage.beginBroadcast(alongside: run, registeredBefore: job.end))
+      // Only this core makes its jobs, each with a `Value`.
+      let reached = withUnsafePointer(to: job.payload as! Value) {
+        walk($0, from: &cursor, end: job.end, destination.key, noLane).first
+      }
+      if !reached { settle(destination) }
+    }
+    if let run { storage.endBroadcast(run) }
   }
 
   /// A queued send that will never be delivered, since its lane's actor is

@@ -29,7 +29,8 @@ extension _ObserverBuffer {
   }
 
   /// Counts a broadcast among the readers; call with the lock held, on the
-  /// current buffer.
+  /// current buffer, or as a reader of this buffer already (which keeps it
+  /// from being freed).
   @inlinable
   func addReader() {
     _ = _multicast_fetch_add(readersWord, 1)

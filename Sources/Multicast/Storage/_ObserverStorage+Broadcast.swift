@@ -115,6 +115,23 @@ extension _ObserverStorage {
     }
   }
 
+  /// Starts a broadcast of the registrations made before the one numbered
+  /// `end`, at most `reading`'s end, in the buffer that `reading` reads,
+  /// without the lock: a broadcast under way keeps its buffer from being
+  /// freed, so another may join it.
+  ///
+  /// - Complexity: O(log n), where n is the number of registrations.
+  @inlinable
+  func beginBroadcast(
+    alongside reading: _BroadcastCursor<Payload, Index>, registeredBefore end: UInt64
+  ) -> _BroadcastCursor<Payload, Index> {
+    precondition(end <= reading.end, "a broadcast joined one that does not reach its end")
+    reading.buffer.addReader()
+    return _BroadcastCursor(
+      buffer: reading.buffer, position: 0,
+      count: reading.buffer.position(ofFirst: end, below: reading.count), end: end)
+  }
+
   /// Ends a broadcast: leaves the buffer it was reading, without the lock
   /// unless that buffer was retired and this was its last reader.
   ///
