@@ -128,7 +128,7 @@ final class _Destination: @unchecked Sendable {
   func isCurrent(_ isolation: (any Actor)?) -> Bool {
     guard let key else { return true }
     if let isolation { return ObjectIdentifier(isolation) == key }
-    return _ExecutorIdentity.current == executor
+    return executor?.isCurrent(isMainActor: isMainActor) ?? false
   }
 
   // MARK: Arriving

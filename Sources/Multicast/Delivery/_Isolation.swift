@@ -25,15 +25,8 @@ struct _ExecutorIdentity: Equatable, @unchecked Sendable {
     address = unsafeBitCast(executor, to: (UnsafeRawPointer?, UInt).self).0
   }
 
-  private init(address: UnsafeRawPointer?) {
-    self.address = address
-  }
-
-  /// The main actor's.
-  static let main = _ExecutorIdentity(MainActor.sharedUnownedExecutor)
-
-  /// The executor the caller runs on, as the concurrency runtime tracks it,
-  /// or `nil` where it tracks none.
+  /// Whether the caller runs on this executor, as the concurrency runtime
+  /// tracks it.
   ///
   /// This asks the runtime for the executor that is running the current job
   /// (`swift_task_getCurrentExecutor`, in every concurrency runtime back to
@@ -41,11 +34,9 @@ struct _ExecutorIdentity: Equatable, @unchecked Sendable {
   /// `MainActor.assumeIsolated`, which may trap on a mismatch. Code that runs
   /// no job (a thread of its own, a callback from C) has no tracked
   /// executor; on the process's main thread the runtime counts such code as
-  /// the main actor's, and so does this.
-  static var current: _ExecutorIdentity? {
-    if let address = _multicast_current_executor() {
-      return _ExecutorIdentity(address: address)
-    }
-    return _multicast_is_main_thread() ? .main : nil
+  /// the main actor's, and so does this, for `isMainActor`.
+  func isCurrent(isMainActor: Bool) -> Bool {
+    if let current = _multicast_current_executor() { return current == address }
+    return isMainActor && _multicast_is_main_thread()
   }
 }
