@@ -11,8 +11,8 @@ internal import _MulticastAtomics
 /// the order it was queued, since it all goes through this one queue. A
 /// caller that runs on the destination's isolation delivers the queue at once,
 /// its own work last, before it returns; work queued from elsewhere is
-/// delivered by a drain task on the actor, in batches of about a millisecond,
-/// between which the actor is given back to its other work.
+/// delivered by a drain task on the actor, in batches of about half a
+/// millisecond, between which the actor is given back to its other work.
 ///
 /// Destinations of actors come from ``of(_:)``, one per actor while any
 /// subject uses it. A destination of no actor is made by each subject that
@@ -222,7 +222,7 @@ final class _Destination: @unchecked Sendable {
   }
 
   /// How long a drain delivers before it gives its actor back to other work.
-  static let drainBudget: UInt64 = 1_000_000  // nanoseconds
+  static let drainBudget: UInt64 = 500_000  // nanoseconds
 
   /// Delivers what waits, on the destination's actor, `actor`: what a
   /// scheduled drain task runs.

@@ -42,7 +42,7 @@ extension MulticastDelegate where Observer: Sendable {
   /// - Complexity: O(1) to queue; O(n) to deliver, where n is the number of
   ///   registrations. One allocation per broadcast, `body`'s context, and a
   ///   task when the queue was idle; one hop to the main actor per batch of
-  ///   about a millisecond of work.
+  ///   about half a millisecond of work.
   public func onMainActor(
     isolation: isolated (any Actor)? = #isolation,
     _ body: @escaping @MainActor @Sendable (Observer) -> Void
