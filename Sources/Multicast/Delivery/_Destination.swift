@@ -24,8 +24,8 @@ final class _Destination: @unchecked Sendable {
   // are immutable, or a weak reference, which the runtime makes thread-safe. The delivery tests send to destinations
   // from many tasks and threads under ThreadSanitizer.
 
-  /// The actor's identity, or `nil` for no actor: what subscriptions record.
-  let key: ObjectIdentifier?
+  /// The actor's isolation, or no actor's: what subscriptions record.
+  let key: _IsolationKey
   /// The actor's executor, which tells at run time whether code runs here.
   let executor: _ExecutorIdentity?
   /// The actor, while it lives, unless it is the main actor: a destination
@@ -56,7 +56,7 @@ final class _Destination: @unchecked Sendable {
 
   /// Creates the destination of `actor`, or of no actor.
   init(actor: (any Actor)?) {
-    key = actor.map { ObjectIdentifier($0) }
+    key = _IsolationKey(actor)
     executor = actor.map { _ExecutorIdentity(of: $0) }
     isMainActor = actor === MainActor.shared
     otherActor = isMainActor ? nil : actor
@@ -117,7 +117,7 @@ final class _Destination: @unchecked Sendable {
   var actor: (any Actor)? { isMainActor ? MainActor.shared : otherActor }
 
   /// Whether the destination belongs to an actor that is gone.
-  var isOrphaned: Bool { key != nil && actor == nil }
+  var isOrphaned: Bool { key != .noActor && actor == nil }
 
   /// Whether code whose isolation is `isolation` runs here.
   ///
@@ -126,8 +126,8 @@ final class _Destination: @unchecked Sendable {
   /// runtime tells which executor the caller runs on. Every caller runs where
   /// no actor is.
   func isCurrent(_ isolation: (any Actor)?) -> Bool {
-    guard let key else { return true }
-    if let isolation { return ObjectIdentifier(isolation) == key }
+    guard key != .noActor else { return true }
+    if let isolation { return _IsolationKey(isolation) == key }
     return executor?.isCurrent(isMainActor: isMainActor) ?? false
   }
 
@@ -247,7 +247,7 @@ final class _Destination: @unchecked Sendable {
   /// Schedules a task that drains the queue on the destination's actor; drops
   /// what waits if the actor is gone.
   func scheduleDrain() {
-    guard key != nil else {
+    guard key != .noActor else {
       Task { self.drain(on: nil) }
       return
     }

@@ -3,6 +3,30 @@
 
 internal import _MulticastAtomics
 
+/// Which isolation code belongs to, as a subscription records it and a
+/// destination is known by: an actor's identity, or ``noActor``.
+///
+/// An identity, not a reference: recording it keeps no actor alive (an actor
+/// that subscribes itself as a target would never die), and comparing it
+/// touches no reference count.
+struct _IsolationKey: Hashable, Sendable {
+  /// The actor's identity, or `nil` for code isolated to no actor.
+  let actor: ObjectIdentifier?
+
+  /// The key of `actor`'s isolation, or ``noActor``.
+  init(_ actor: (any Actor)?) {
+    self.actor = actor.map { ObjectIdentifier($0) }
+  }
+
+  /// The key of an object that is no actor: one that no isolation has.
+  init(unmatched object: AnyObject) {
+    actor = ObjectIdentifier(object)
+  }
+
+  /// The isolation of code isolated to no actor.
+  static let noActor = _IsolationKey(nil)
+}
+
 /// Where code runs, as the concurrency runtime tells it: the identity of a
 /// serial executor.
 ///

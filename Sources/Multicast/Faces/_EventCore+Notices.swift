@@ -15,7 +15,7 @@ extension _EventCore {
     _ body: (inout _HandleRegistry<_Subscriber>.State, inout _HandleRegistry<_Subscriber>.Garbage)
       -> Result
   ) -> Result {
-    let here = isolation.map { ObjectIdentifier($0) }
+    let here = _IsolationKey(isolation)
     let core = ObjectIdentifier(self)
     let (result, outcome, liveObject) = storage.mutate { state, garbage in
       let result = body(&state, &garbage)
@@ -27,7 +27,7 @@ extension _EventCore {
       // actor notice their deaths (see `settle`). Targets of this isolation,
       // or of none, are loaded.
       let isOccupied = state.hasRegistration { object, subscriber in
-        object == core || (subscriber.isolation != nil && subscriber.isolation != here)
+        object == core || (subscriber.isolation != .noActor && subscriber.isolation != here)
       }
       if isOccupied {
         return (result, notices.record(isOccupied: true), nil as AnyObject?)

@@ -28,7 +28,7 @@ struct _LocalSend: ~Copyable {
 private final class _NoLane: Sendable {
   static let instance = _NoLane()
 }
-private let noLane: ObjectIdentifier? = ObjectIdentifier(_NoLane.instance)
+private let noLane = _IsolationKey(unmatched: _NoLane.instance)
 
 /// The `end` of a job that tells the owner of its notices rather than
 /// delivering a value: no registration is numbered this high.
@@ -112,8 +112,6 @@ extension _EventCore: _DeliverySource {
     var cursor = local.cursor.take()
     withUnsafePointer(to: value) { value in
       if first.isDirect, second?.isDirect ?? true {
-        // `map`, not `?.`: the key of no actor is `nil`, which `?.` would
-        // flatten into "no second lane".
         let reached = walk(
           value, from: &cursor, end: local.end, first.lane.key,
           second.map { $0.lane.key } ?? noLane)
@@ -209,7 +207,7 @@ extension _EventCore: _DeliverySource {
   /// - Returns: Whether it reached a subscription of each.
   private func walk(
     _ value: UnsafePointer<Value>, from cursor: inout _BroadcastCursor<_Subscriber, _Unindexed>?,
-    end: UInt64, _ first: ObjectIdentifier?, _ second: ObjectIdentifier?
+    end: UInt64, _ first: _IsolationKey, _ second: _IsolationKey
   ) -> (first: Bool, second: Bool) {
     var reached = (first: false, second: false)
     // A walk begun in the send's critical section reaches exactly the

@@ -23,18 +23,14 @@ typealias _EventHandler = (AnyObject, UnsafeRawPointer) -> Void
 /// One subscription's payload: its handler, and the isolation it was made
 /// from, where the handler runs.
 struct _Subscriber {
-  /// The identity of the actor the subscription was made on, or `nil` for
-  /// code isolated to no actor: the key of its destination.
-  ///
-  /// An identity, not a reference: a subscription must not keep its actor
-  /// alive (an actor that subscribes itself as a target would never die),
-  /// and a walk compares it without touching reference counts.
-  let isolation: ObjectIdentifier?
+  /// The isolation the subscription was made on: the key of its
+  /// destination.
+  let isolation: _IsolationKey
   let handler: _EventHandler
 
   /// What an ended subscription's entry keeps until the storage compacts,
   /// once its handler and captures are released.
-  static var ended: _Subscriber { _Subscriber(isolation: nil, handler: { _, _ in }) }
+  static var ended: _Subscriber { _Subscriber(isolation: .noActor, handler: { _, _ in }) }
 }
 
 /// The registry behind one event: the shared storage, the destinations its
@@ -117,7 +113,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: @escaping _EventHandler
   ) -> _Registration {
-    let key = isolation.map { ObjectIdentifier($0) }
+    let key = _IsolationKey(isolation)
     let subscriber = _Subscriber(isolation: key, handler: handler)
     // Made before locking: making the destination of an actor takes the
     // registry's lock.

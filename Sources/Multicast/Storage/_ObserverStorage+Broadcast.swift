@@ -1,28 +1,30 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// Where a broadcast is: the buffer it reads, the next position, the count of
-/// positions it may visit, and the first sequence number it must not visit.
+/// Where a broadcast is: the buffer it reads, the next position, the position
+/// it stops before, and the first sequence number it must not visit.
 @usableFromInline
 struct _BroadcastCursor<Payload, Index: _EntryIndex> {
   @usableFromInline var buffer: _ObserverBuffer<Payload, Index>
   /// The buffer's entries and payloads, unchecked: the broadcast reads only
-  /// below `count`, which is at most the buffer's count when it was read.
+  /// below `endPosition`, which is at most the buffer's count when it was
+  /// read.
   @usableFromInline var entries: UnsafeMutablePointer<_ObserverEntry>
   @usableFromInline var payloads: UnsafeMutablePointer<Payload>
   @usableFromInline var position: Int
-  @usableFromInline var count: Int
+  /// The position the broadcast stops before.
+  @usableFromInline var endPosition: Int
   /// The sequence number that the next registration after the broadcast
   /// began got: entries from it on are not visited.
   @usableFromInline let end: UInt64
 
   @inlinable
-  init(buffer: _ObserverBuffer<Payload, Index>, position: Int, count: Int, end: UInt64) {
+  init(buffer: _ObserverBuffer<Payload, Index>, position: Int, endPosition: Int, end: UInt64) {
     self.buffer = buffer
     self.entries = buffer.entries
     self.payloads = buffer.payloads
     self.position = position
-    self.count = count
+    self.endPosition = endPosition
     self.end = end
   }
 }
@@ -77,7 +79,7 @@ extension _ObserverStorage {
   ) rethrows {
     var cursor = start
     defer { endBroadcast(cursor) }
-    while cursor.position < cursor.count {
+    while cursor.position < cursor.endPosition {
       let stamp = cursor.buffer.stamp(at: cursor.position)
       if _fastPath(stamp.isCurrent) {
         if isIncluded(cursor.payloads + cursor.position),
@@ -110,7 +112,8 @@ extension _ObserverStorage {
       buffer.addReader()
       // Sequence numbers only grow, so `end` is at most `nextSequence`.
       return _BroadcastCursor(
-        buffer: buffer, position: 0, count: buffer.position(ofFirst: end, below: buffer.count),
+        buffer: buffer, position: 0,
+        endPosition: buffer.position(ofFirst: end, below: buffer.count),
         end: end)
     }
   }
@@ -129,7 +132,7 @@ extension _ObserverStorage {
     reading.buffer.addReader()
     return _BroadcastCursor(
       buffer: reading.buffer, position: 0,
-      count: reading.buffer.position(ofFirst: end, below: reading.count), end: end)
+      endPosition: reading.buffer.position(ofFirst: end, below: reading.endPosition), end: end)
   }
 
   /// Ends a broadcast: leaves the buffer it was reading, without the lock
@@ -163,7 +166,7 @@ extension _ObserverStorage {
       let relocated = _BroadcastCursor(
         buffer: current,
         position: current.position(ofFirst: sequence, below: current.count),
-        count: current.position(ofFirst: end, below: current.count),
+        endPosition: current.position(ofFirst: end, below: current.count),
         end: end)
       let mustFree = exited.removeReader()
       if mustFree { state.forget(retired: exited) }
@@ -182,7 +185,8 @@ extension _ObserverStorage.State {
   @inlinable
   func beginBroadcast() -> _BroadcastCursor<Payload, Index> {
     buffer.addReader()
-    return _BroadcastCursor(buffer: buffer, position: 0, count: buffer.count, end: nextSequence)
+    return _BroadcastCursor(
+      buffer: buffer, position: 0, endPosition: buffer.count, end: nextSequence)
   }
 
   /// Takes a retired buffer that no broadcast reads any more off the retired
