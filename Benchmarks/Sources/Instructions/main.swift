@@ -81,7 +81,44 @@ let cases: [String: (Int) -> Void] = [
     for value in 0..<repetitions { subject.send(value) }
     consume((cancellable, counter))
   },
+  // Subscribing and cancelling, with others subscribed: a closure that
+  // captures an object weakly, as a view model's does.
+  "subscribe-cancel-10": { subscribeAndCancel(present: 10, repetitions: $0) },
+  "subscribe-cancel-1000": { subscribeAndCancel(present: 1_000, repetitions: $0) },
+  "opencombine-sink-cancel-10": { repetitions in
+    let subject = PassthroughSubject<Int, Never>()
+    let counter = Counter()
+    let others = (0..<10).map { _ in subject.sink { [weak counter] in counter?.tick($0) } }
+    for _ in 0..<repetitions {
+      let cancellable = subject.sink { [weak counter] in counter?.tick($0) }
+      cancellable.cancel()
+    }
+    consume((others, counter))
+  },
+  "delegate-add-remove-10": { repetitions in
+    let delegate = MulticastDelegate<any TickObserver>()
+    let observers = makeObservers(11)
+    for observer in observers.dropFirst() { delegate.addObserver(observer) }
+    for _ in 0..<repetitions {
+      delegate.addObserver(observers[0])
+      delegate.removeObserver(observers[0])
+    }
+    consume(observers)
+  },
 ]
+
+/// Subscribes and cancels `repetitions` times with `present` other
+/// subscriptions.
+func subscribeAndCancel(present: Int, repetitions: Int) {
+  let sender = EventSender<Int>()
+  let counter = Counter()
+  let others = (0..<present).map { _ in sender.event.observe { [weak counter] in counter?.tick($0) } }
+  for _ in 0..<repetitions {
+    let subscription = sender.event.observe { [weak counter] in counter?.tick($0) }
+    subscription.cancel()
+  }
+  consume((others, counter))
+}
 
 /// Broadcasts `repetitions` times to `count` observers.
 func broadcast(to count: Int, repetitions: Int) {

@@ -9,12 +9,14 @@ extension _EventCore {
   /// Deciding under the lock is what makes the notices exact: two threads
   /// that end the last two subscriptions at once cannot both see one left,
   /// or both see none.
-  @discardableResult
+  @discardableResult @inline(__always)
   func change<Result>(
     from isolation: (any Actor)?,
     _ body: (inout _HandleRegistry<_Subscriber>.State, inout _HandleRegistry<_Subscriber>.Garbage)
       -> Result
   ) -> Result {
+    // With no one to tell, there is no transition to record.
+    guard hasNotices else { return storage.mutate(body) }
     let here = _IsolationKey(isolation)
     let core = ObjectIdentifier(self)
     let (result, outcome, liveObject) = storage.mutate { state, garbage in

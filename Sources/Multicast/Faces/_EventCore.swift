@@ -72,6 +72,8 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   let ownerDestination: _Destination?
   let onFirstObserver: (() -> Void)?
   let onLastObserverGone: (() -> Void)?
+  /// Whether the owner asked for either notice.
+  let hasNotices: Bool
   /// The transitions between no live subscription and some, and which of
   /// them the owner has been told of; read and written only with the
   /// storage's lock held, in the critical section of the change that causes
@@ -89,6 +91,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     ownerDestination = owner.map { _Destination.of($0) }
     self.onFirstObserver = onFirstObserver
     self.onLastObserverGone = onLastObserverGone
+    hasNotices = onFirstObserver != nil || onLastObserverGone != nil
   }
 
   /// Registers `handler` for as long as `target` lives or, without a

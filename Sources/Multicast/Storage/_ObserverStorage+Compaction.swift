@@ -9,11 +9,17 @@ extension _ObserverStorage.State {
   /// Makes room for one more registration in the full buffer.
   ///
   /// Sweeps first if a sweep is due, since dead observers would make the
-  /// buffer grow for nothing; then compacts if that left it sparse, or else
-  /// moves the entries to a buffer with half as much room again.
+  /// buffer grow for nothing; then compacts if at least a quarter of it is
+  /// tombstones, or else moves the entries to a buffer with half as much
+  /// room again.
+  ///
+  /// Compacting frees at least a quarter of the buffer for O(n) moves, so
+  /// appends stay O(1), amortized; and a subject whose subscriptions come
+  /// and go at a steady number reuses its buffer, in place, rather than
+  /// allocating a new one every few registrations.
   mutating func makeRoom(_ garbage: inout _ObserverStorage.Garbage) {
     if isSweepDue { removeDead(&garbage) }
-    if tombstones * 2 > buffer.count {
+    if tombstones * 4 >= buffer.count, tombstones > 0 {
       compact(reserving: 1, &garbage)
     } else {
       replaceBuffer(reserving: 1, &garbage)
@@ -148,7 +154,7 @@ extension _ObserverStorage.State {
     if _isPOD(Payload.self) {
       buffer.payload(at: position).deinitialize(count: 1)
     } else {
-      garbage.payloads.append(buffer.payload(at: position).move())
+      garbage.keep(buffer.payload(at: position).move())
     }
   }
 }

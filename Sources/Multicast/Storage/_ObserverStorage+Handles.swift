@@ -51,7 +51,7 @@ extension _ObserverStorage.State where Index == _Unindexed {
     _ garbage: inout _ObserverStorage.Garbage
   ) {
     guard !_isPOD(Payload.self), buffer.readerCount == 0 else { return }
-    garbage.payloads.append(buffer.payload(at: position).move())
+    garbage.keep(buffer.payload(at: position).move())
     buffer.payload(at: position).initialize(to: placeholder)
   }
 

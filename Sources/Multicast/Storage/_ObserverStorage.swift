@@ -122,8 +122,16 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
   struct Garbage: ~Copyable {
     /// Strong references taken while telling live entries from dead ones.
     var objects: [AnyObject] = []
-    /// Payloads dropped that are not plain data.
+    /// The first payload dropped that is not plain data, kept inline: a
+    /// single removal, the common case, allocates no array.
+    var payload: Payload?
+    /// The others.
     var payloads: [Payload] = []
+
+    /// Keeps `dropped`, to be released after unlocking.
+    mutating func keep(_ dropped: consuming Payload) {
+      if payload == nil { payload = dropped } else { payloads.append(dropped) }
+    }
     /// Buffers to free, with the entries left in them.
     var buffers: [Buffer] = []
 
