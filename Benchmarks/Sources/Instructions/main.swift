@@ -112,7 +112,8 @@ let cases: [String: (Int) -> Void] = [
 func subscribeAndCancel(present: Int, repetitions: Int) {
   let sender = EventSender<Int>()
   let counter = Counter()
-  let others = (0..<present).map { _ in sender.event.observe { [weak counter] in counter?.tick($0) } }
+  let others = (0..<present).map { _ in sender.event.observe { [weak counter] in counter?.tick($0) }
+  }
   for _ in 0..<repetitions {
     let subscription = sender.event.observe { [weak counter] in counter?.tick($0) }
     subscription.cancel()
