@@ -4,8 +4,10 @@
 # Builds the DocC documentation of the Multicast module with the toolchain
 # alone (no plugin), into docs-site/, failing on any warning, such as a broken
 # symbol link. Checks first that every Swift snippet of the articles is also in
-# Tests/MulticastTests/DocumentationSnippetTests.swift, where it is compiled
-# and run.
+# Tests/MulticastTests/DocumentationSnippetTests.swift, and every one of the
+# README in that file or Tests/MulticastTests/ReadmeSnippetTests.swift, where
+# it is compiled and run. A block of other code, shown for comparison, starts
+# with "// Before:"; a Package.swift fragment with "// Package.swift".
 #
 #   Scripts/build-docs.sh            # build into docs-site/
 #   Scripts/build-docs.sh --preview  # then serve it on http://localhost:8000
@@ -16,23 +18,27 @@ snippets=Tests/MulticastTests/DocumentationSnippetTests.swift
 site=docs-site
 scratch=.build-docs
 
-echo "Checking the articles' snippets against $snippets"
-python3 - "$snippets" "$catalog" <<'PYTHON'
+echo "Checking the articles' and the README's snippets against the tests"
+python3 - "$snippets" "$catalog" Tests/MulticastTests/ReadmeSnippetTests.swift <<'PYTHON'
 import pathlib, re, sys
 def lines(text):
     return [line.strip() for line in text.splitlines() if line.strip()]
-tested = lines(pathlib.Path(sys.argv[1]).read_text())
-def contains(run):
+def contains(tested, run):
     return any(tested[i:i + len(run)] == run for i in range(len(tested) - len(run) + 1))
+articles_tested = lines(pathlib.Path(sys.argv[1]).read_text())
+readme_tested = [articles_tested, lines(pathlib.Path(sys.argv[3]).read_text())]
+documents = [(article, [articles_tested]) for article in sorted(pathlib.Path(sys.argv[2]).rglob("*.md"))]
+documents.append((pathlib.Path("README.md"), readme_tested))
 missing = []
-for article in sorted(pathlib.Path(sys.argv[2]).rglob("*.md")):
-    for block in re.findall(r"```swift\n(.*?)```", article.read_text(), re.S):
+for document, tested in documents:
+    for block in re.findall(r"```swift\n(.*?)```", document.read_text(), re.S):
         run = lines(block)
-        # Code of other frameworks, shown for comparison, says so first.
-        if run and run[0].startswith("// Before:"):
+        # Code of other frameworks, shown for comparison, says so first; so
+        # does a fragment of a manifest.
+        if run and (run[0].startswith("// Before:") or run[0] == "// Package.swift"):
             continue
-        if run and not contains(run):
-            missing.append(f"{article}: a snippet is not in the tests:\n  " + "\n  ".join(run[:3]))
+        if run and not any(contains(t, run) for t in tested):
+            missing.append(f"{document}: a snippet is not in the tests:\n  " + "\n  ".join(run[:3]))
 if missing:
     print("\n".join(missing))
     sys.exit(1)

@@ -456,3 +456,69 @@ struct EventIsolationTests {
     withExtendedLifetime(subscription) {}
   }
 }
+
+/// The promise a send makes to subscriptions made where no actor is, in the
+/// words of the README and of `EventSender`'s documentation.
+let noActorPromise = """
+  A send to subscriptions made where no actor is returns before they hear \
+  its value when another thread is delivering to them: that thread delivers \
+  it, in order, before its own send returns.
+  """
+
+/// The text of `path`, relative to the package's root, with doc-comment
+/// markers dropped and every run of white space made one space.
+func prose(at path: String) throws -> String {
+  let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+  return text.replacingOccurrences(of: "///", with: " ")
+    .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+}
+
+@Suite("The promise to subscriptions made where no actor is")
+struct NoActorPromiseTests {
+  @Test(
+    "The README and the documentation state it in the same words",
+    arguments: ["README.md", "Sources/Multicast/Faces/EventSender.swift"])
+  func statedLiterally(path: String) throws {
+    #expect(try prose(at: path).contains(noActorPromise))
+  }
+
+  @Test(
+    "Three threads sending at once: each value is heard once, each thread's in its order, one at a time, all before the last send returns"
+  )
+  func threeThreadsSendAtOnce() async {
+    let sender = EventSender<Int>()
+    let (heard, active, overlaps) = (Locked<[Int]>([]), Locked(0), Locked(0))
+    let subscription = sender.event.observe { value in
+      if active.withLock({
+        $0 += 1
+        return $0
+      }) > 1 {
+        overlaps.withLock { $0 += 1 }
+      }
+      heard.withLock { $0.append(value) }
+      active.withLock { $0 -= 1 }
+    }
+    let perThread = 3_000
+    await withTaskGroup(of: Void.self) { group in
+      for thread in 0..<3 {
+        group.addTask {
+          await onNewThread {
+            for step in 0..<perThread { sender.send(thread * perThread + step) }
+          }
+        }
+      }
+    }
+    // Every send has returned: whoever delivered last delivered everything.
+    let values = heard.withLock { $0 }
+    #expect(values.count == 3 * perThread)
+    #expect(Set(values).count == 3 * perThread)
+    for thread in 0..<3 {
+      let mine = values.filter { $0 / perThread == thread }
+      #expect(mine == Array(thread * perThread..<(thread + 1) * perThread))
+    }
+    #expect(overlaps.withLock { $0 } == 0)
+    withExtendedLifetime(subscription) {}
+  }
+}

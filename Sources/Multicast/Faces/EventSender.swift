@@ -70,8 +70,10 @@
 ///   an actor released while it is busy may still hear, in order, values
 ///   sent before; it is released once they are delivered.
 /// - Subscriptions made where no actor is are called on a sending thread,
-///   one send at a time, in order; a send that finds another thread
-///   delivering to them leaves its value to that thread and returns.
+///   one send at a time, in order. A send to subscriptions made where no
+///   actor is returns before they hear its value when another thread is
+///   delivering to them: that thread delivers it, in order, before its own
+///   send returns.
 /// - An actor subscribes as a weak target with ``Event/observe(actor:_:)``,
 ///   whose handler gets the actor isolated; a closure that touches the
 ///   actor's state captures it, and keeps it alive at least as long as the
@@ -127,8 +129,10 @@ public final class EventSender<Value> {
   ///
   /// Subscriptions made on the isolation the caller runs on are called before
   /// this returns, after anything still waiting for that actor; so are those
-  /// made where no actor is, unless another thread is delivering to them
-  /// (it then delivers this value too). For subscriptions made on another
+  /// made where no actor is, with one exception. A send to subscriptions made
+  /// where no actor is returns before they hear its value when another
+  /// thread is delivering to them: that thread delivers it, in order, before
+  /// its own send returns. For subscriptions made on another
   /// actor the value is queued, and delivered there in the order values
   /// were sent. A send made by a handler during a delivery goes after it.
   ///

@@ -1,0 +1,1 @@
+../../../MulticastTests/ReadmeSnippetTests.swift
