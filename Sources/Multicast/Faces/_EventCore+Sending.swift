@@ -142,7 +142,7 @@ extension _EventCore: _DeliverySource {
   /// After the walk that delivered a claimed lane's send directly: settles
   /// the lane if the walk reached no one on it, then delivers what was
   /// queued on it meanwhile.
-  private func finish(_ claimed: inout _LocalSend.Claimed, reachedAny: Bool) {
+  @inline(__always) private func finish(_ claimed: inout _LocalSend.Claimed, reachedAny: Bool) {
     if !reachedAny { settle(claimed.lane) }
     claimed.lane.deliverQueued(&claimed.batch)
   }
@@ -205,7 +205,7 @@ extension _EventCore: _DeliverySource {
   /// used up), or from a walk begun now.
   ///
   /// - Returns: Whether it reached a subscription of each.
-  private func walk(
+  @inline(__always) private func walk(
     _ value: UnsafePointer<Value>, from cursor: inout _BroadcastCursor<_Subscriber, _Unindexed>?,
     end: UInt64, _ first: _IsolationKey, _ second: _IsolationKey
   ) -> (first: Bool, second: Bool) {
