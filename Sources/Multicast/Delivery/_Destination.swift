@@ -189,8 +189,16 @@ final class _Destination: @unchecked Sendable {
   /// The amount of work waiting, for tests.
   var waitingCount: Int { withLockedState { $0.waiting.count } }
 
-  /// The work waiting, for tests.
-  var waitingJobs: [_DeliveryJob] { withLockedState { $0.waiting } }
+  /// How many of the jobs waiting `source` made, for tests.
+  ///
+  /// Counted with the lock held: a job's source is unowned, and stays alive
+  /// only while the job waits.
+  func waitingCount(madeBy source: AnyObject) -> Int {
+    let identity = ObjectIdentifier(source)
+    return withLockedState { state in
+      state.waiting.count { ObjectIdentifier($0.source) == identity }
+    }
+  }
 
   // MARK: Delivering
 

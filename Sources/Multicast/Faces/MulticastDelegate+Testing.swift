@@ -21,6 +21,6 @@ extension MulticastDelegate where Observer: Sendable {
   /// The number of broadcasts of this multicast delegate queued for other
   /// isolations and not yet taken for delivery.
   var waitingBroadcastCount: Int {
-    _Destination.all.flatMap(\.waitingJobs).count { $0.source === self }
+    _Destination.all.reduce(0) { $0 + $1.waitingCount(madeBy: self) }
   }
 }
