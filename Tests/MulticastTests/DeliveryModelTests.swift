@@ -28,6 +28,13 @@ final class PlainReporter: Sendable {
   func report(_ step: Int) { observers.onMainActor { $0.didReach(step) } }
 }
 
+/// Subscribes where no actor is, recording into `log`.
+private func subscribeWithoutActor(_ sender: EventSender<Int>, _ log: Locked<[String]>)
+  -> Subscription
+{
+  sender.event.observe { value in log.withLock { $0.append("none \(value)") } }
+}
+
 @Suite("The delivery model")
 struct DeliveryModelTests {
   @Test(
@@ -61,6 +68,23 @@ struct DeliveryModelTests {
     #expect(heard == [expected, expected, expected])
     #expect(level.value == 3)
     withExtendedLifetime(subscriptions) {}
+  }
+
+  @Test(
+    "A send on the main actor with work waiting there and none where no actor is: both lanes hear it before it returns, the main actor's after what waited"
+  )
+  @MainActor
+  func oneLaneDirectTheOtherBatched() {
+    let sender = EventSender<Int>()
+    let log = Locked<[String]>([])
+    let withoutActor = subscribeWithoutActor(sender, log)
+    let onMain = sender.event.observe { value in log.withLock { $0.append("main \(value)") } }
+    // Sent from a thread while the main actor is busy here: it waits there.
+    runOnThreadAndWait { sender.send(1) }
+    #expect(log.withLock { $0 } == ["none 1"])
+    sender.send(2)
+    #expect(log.withLock { $0 } == ["none 1", "none 2", "main 1", "main 2"])
+    withExtendedLifetime((withoutActor, onMain)) {}
   }
 
   @Test("onMainActor from a nonisolated method called on the main actor delivers before it returns")
