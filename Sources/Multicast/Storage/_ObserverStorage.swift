@@ -21,12 +21,14 @@
 //
 // Delivery/: where handlers run, and the queues of work bound for other
 // actors.
-//  9. _Isolation: where code runs, as the concurrency runtime tells it.
+//  9. _Isolation: where code runs, as the concurrency runtime tells it, and
+//     the key of an isolation.
 // 10. _DeliveryJob, _DeliveryState: one piece of queued work, and the state
 //     machine of a queue, whose transitions return what to do after
-//     unlocking.
-// 11. _Destination (+Registry): one serial queue per actor, shared by every
-//     subject and face, drained on its actor; Deliveries: the public wait.
+//     unlocking (two of them also made without the lock, on atomic flags).
+// 11. _Destination (+Delivering, +Registry): one serial queue per actor,
+//     shared by every subject and face, delivered by a caller there or
+//     drained on its actor; Deliveries: the public wait.
 //
 // Faces/: the public types.
 // 12. MulticastDelegate (+Registration, +Broadcast, +Async, +Actors,
