@@ -77,8 +77,9 @@ final class _Destination: @unchecked Sendable {
 
   /// Runs `body` on the state with the lock held.
   ///
-  /// This is the one way the state changes. Built with `MULTICAST_INTERNAL_CHECKS` defined, the state
-  /// checks its invariants after every transition.
+  /// This is the one way the state changes, but for the two transitions
+  /// made on ``status`` alone. Built with `MULTICAST_INTERNAL_CHECKS`
+  /// defined, the state checks its invariants after every transition.
   func withLockedState<Result>(_ body: (inout _DeliveryState) -> Result) -> Result {
     lock.lock()
     // Shuts the lock-free transitions out until the new flags are stored,
