@@ -296,6 +296,27 @@ struct EventIsolationTests {
     #expect(watched == nil, "values delivered to an actor kept it alive afterwards")
   }
 
+  @Test(
+    "A send and the owner's notice queued after it for the same actor arrive in that order, the send skipping the subscription cancelled before its turn"
+  )
+  @MainActor
+  func noticeQueuedBehindASend() async {
+    let log = MainLog()
+    let sender = EventSender<Int>(
+      onFirstObserver: { log.entries.append("first") },
+      onLastObserverGone: { log.entries.append("last") })
+    let subscription = sender.event.observe { log.entries.append("heard \($0)") }
+    #expect(log.entries == ["first"])
+    // The main actor is busy here: both wait for it, in one queue.
+    runOnThreadAndWait {
+      sender.send(1)
+      subscription.cancel()
+    }
+    #expect(log.entries == ["first"])
+    await waitForDeliveries()
+    #expect(log.entries == ["first", "last"])
+  }
+
   @Test("A subscription cancelled or released on another task hears nothing more")
   @MainActor
   func cancelledElsewhere() async {
