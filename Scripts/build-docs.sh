@@ -5,9 +5,14 @@
 # alone (no plugin), into docs-site/, failing on any warning, such as a broken
 # symbol link. Checks first that every Swift snippet of the articles is also in
 # Tests/MulticastTests/DocumentationSnippetTests.swift, and every one of the
-# README in that file or Tests/MulticastTests/ReadmeSnippetTests.swift, where
-# it is compiled and run. A block of other code, shown for comparison, starts
-# with "// Before:"; a Package.swift fragment with "// Package.swift".
+# README in that file, Tests/MulticastTests/ReadmeSnippetTests.swift or
+# Tests/MulticastTests/ReadmeIsolationTests.swift, where it is compiled and
+# run. A snippet matches when its lines, trimmed and without the blank ones,
+# appear in a row in the file. Two kinds of block are not checked: other
+# code, shown for comparison, which starts with "// Before:", and a fragment
+# of a manifest, which starts with "// Package.swift" (it cannot compile in a
+# test target; Scripts/check-install.sh builds a package that uses its path
+# form).
 #
 #   Scripts/build-docs.sh            # build into docs-site/
 #   Scripts/build-docs.sh --preview  # then serve it on http://localhost:8000
@@ -19,14 +24,15 @@ site=docs-site
 scratch=.build-docs
 
 echo "Checking the articles' and the README's snippets against the tests"
-python3 - "$snippets" "$catalog" Tests/MulticastTests/ReadmeSnippetTests.swift <<'PYTHON'
+python3 - "$snippets" "$catalog" Tests/MulticastTests/ReadmeSnippetTests.swift \
+  Tests/MulticastTests/ReadmeIsolationTests.swift <<'PYTHON'
 import pathlib, re, sys
 def lines(text):
     return [line.strip() for line in text.splitlines() if line.strip()]
 def contains(tested, run):
     return any(tested[i:i + len(run)] == run for i in range(len(tested) - len(run) + 1))
 articles_tested = lines(pathlib.Path(sys.argv[1]).read_text())
-readme_tested = [articles_tested, lines(pathlib.Path(sys.argv[3]).read_text())]
+readme_tested = [articles_tested] + [lines(pathlib.Path(path).read_text()) for path in sys.argv[3:]]
 documents = [(article, [articles_tested]) for article in sorted(pathlib.Path(sys.argv[2]).rglob("*.md"))]
 documents.append((pathlib.Path("README.md"), readme_tested))
 missing = []
