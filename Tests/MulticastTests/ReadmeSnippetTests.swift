@@ -2,9 +2,9 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 // The README's code that no article shows, line for line. Scripts/build-docs.sh
-// fails if a Swift block of the README is not found here or in the articles'
-// snippet tests, so the README's code keeps compiling; the tests check what
-// its comments say.
+// fails if a Swift block of the README is not found here, in
+// ReadmeIsolationTests.swift or in the articles' snippet tests, so the
+// README's code keeps compiling; the tests check what its comments say.
 
 import Multicast
 import Testing
