@@ -4,9 +4,11 @@
 import Multicast
 import Testing
 
-// The README's metronome, exactly as it is written there (a plain class with
-// a nonisolated `beat`), used from main-actor code, from an actor and from
-// code isolated to no actor: its comments say what each call prints.
+// The README's metronome (a plain class with a nonisolated `beat`), with an
+// observable `volume` added so that one class shows both faces, used from
+// main-actor code, from an actor and from code isolated to no actor: the
+// comments say what each call prints. The README's own block is tested
+// verbatim in DocumentationSnippetTests.
 
 final class ReadmeMetronome: Sendable {
   private let tick = EventSender<Int>()
