@@ -99,7 +99,7 @@ final class _Destination: @unchecked Sendable {
   /// ``_DeliveryState/Flags/idle``.
   ///
   /// - Returns: Whether it did; if not, the caller takes the lock.
-  private func claimIfIdle() -> Bool {
+  func claimIfIdle() -> Bool {
     _multicast_compare_exchange(
       status, _DeliveryState.Flags.idle.rawValue, _DeliveryState.Flags.deliveringAlone.rawValue)
   }
@@ -126,10 +126,17 @@ final class _Destination: @unchecked Sendable {
   /// not (`nil`: nonisolated code, a setter, a `deinit`), the concurrency
   /// runtime tells which executor the caller runs on. Every caller runs where
   /// no actor is.
+  @inline(__always)
   func isCurrent(_ isolation: (any Actor)?) -> Bool {
-    guard key != .noActor else { return true }
-    if let isolation { return _IsolationKey(isolation) == key }
-    return executor?.isCurrent(isMainActor: isMainActor) ?? false
+    guard let actor = key.actor else { return true }
+    if let isolation { return ObjectIdentifier(isolation) == actor }
+    return isCurrentExecutor()
+  }
+
+  /// Whether the caller runs on the destination's executor, as the runtime
+  /// tells.
+  private func isCurrentExecutor() -> Bool {
+    executor?.isCurrent(isMainActor: isMainActor) ?? false
   }
 
   // MARK: Arriving

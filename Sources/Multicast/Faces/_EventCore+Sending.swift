@@ -37,10 +37,81 @@ let _noticeJobEnd = UInt64.max
 extension _EventCore: _DeliverySource {
   /// Delivers `value` to every subscription: before returning, to those on
   /// lanes where the caller runs; queued for the others.
-  @usableFromInline
+  ///
+  /// Inlined, so that the caller's module lends the value by a pointer with
+  /// its type known: the common case never handles a `Value` here.
+  @inlinable
   func send(_ value: Value, from isolation: (any Actor)?) {
+    withUnsafePointer(to: value) { send(at: UnsafeRawPointer($0), from: isolation) }
+  }
+
+  /// ``send(_:from:)`` of the value at `value`.
+  @usableFromInline
+  func send(at value: UnsafeRawPointer, from isolation: (any Actor)?) {
+    if let sole = claimSoleLane(from: isolation) {
+      deliverAlone(value, on: sole.lane, from: sole.cursor)
+    } else {
+      sendOnLanes(Self.value(at: value), from: isolation)
+    }
+  }
+
+  /// ``send(_:from:)`` in every case but the common one: out of line, so
+  /// that the common case sets up nothing for it.
+  @inline(never)
+  private func sendOnLanes(_ value: Value, from isolation: (any Actor)?) {
     var local = prepare(value, from: isolation)
     deliver(&local, value)
+  }
+
+  /// The common case of a send, claimed in one short critical section: the
+  /// event has one lane, the caller runs on it, and no delivery is under way
+  /// or waiting there. Returns the lane, claimed, and the walk begun for
+  /// the send; `nil`, having changed nothing, in every other case.
+  ///
+  /// The lane is returned unretained: `lanes` holds it until the send's
+  /// delivery ends. A lane leaves `lanes` only when its deliverer finds no
+  /// subscription left on it (``settle(_:)``), which this send alone can do
+  /// until it finishes, or when it is replaced because its actor is gone,
+  /// which cannot happen while that actor runs this send.
+  @inline(__always)
+  private func claimSoleLane(
+    from isolation: (any Actor)?
+  ) -> (lane: Unmanaged<_Destination>, cursor: _BroadcastCursor<_Subscriber, _Unindexed>)? {
+    storage.withLockedState { state in
+      guard let lane = soleLane,
+        lane._withUnsafeGuaranteedRef({ $0.isCurrent(isolation) && $0.claimIfIdle() })
+      else { return nil }
+      return (lane, state.beginBroadcast())
+    }
+  }
+
+  /// Delivers a send on the sole lane ``claimSoleLane(from:)`` claimed,
+  /// then whatever was queued there meanwhile.
+  @inline(__always)
+  private func deliverAlone(
+    _ value: UnsafeRawPointer, on lane: Unmanaged<_Destination>,
+    from cursor: _BroadcastCursor<_Subscriber, _Unindexed>
+  ) {
+    var cursor = Optional(cursor)
+    let key = lane._withUnsafeGuaranteedRef { $0.key }
+    let reached = walk(value, from: &cursor, end: cursor.unsafelyUnwrapped.end, key, key).first
+    guard reached else {
+      // Settling may take the lane out of `lanes`: hold it from here on.
+      let lane = lane.takeUnretainedValue()
+      settle(lane)
+      finish(lane)
+      return
+    }
+    lane._withUnsafeGuaranteedRef { finish($0) }
+  }
+
+  /// Ends a delivery on `lane`, delivering first what was queued there
+  /// meanwhile.
+  @inline(__always)
+  private func finish(_ lane: _Destination) {
+    if lane.finishIfAlone() { return }
+    var batch: [_DeliveryJob] = []
+    lane.deliverQueued(&batch)
   }
 
   /// Queues `value` on every lane where the caller does not run, and claims
@@ -128,7 +199,7 @@ extension _EventCore: _DeliverySource {
 
   /// Delivers one claimed lane on its own.
   private func deliver(
-    _ claimed: inout _LocalSend.Claimed, _ value: UnsafePointer<Value>,
+    _ claimed: inout _LocalSend.Claimed, _ value: UnsafeRawPointer,
     from cursor: inout _BroadcastCursor<_Subscriber, _Unindexed>?, end: UInt64
   ) {
     if claimed.isDirect {
@@ -206,7 +277,7 @@ extension _EventCore: _DeliverySource {
   ///
   /// - Returns: Whether it reached a subscription of each.
   @inline(__always) private func walk(
-    _ value: UnsafePointer<Value>, from cursor: inout _BroadcastCursor<_Subscriber, _Unindexed>?,
+    _ value: UnsafeRawPointer, from cursor: inout _BroadcastCursor<_Subscriber, _Unindexed>?,
     end: UInt64, _ first: _IsolationKey, _ second: _IsolationKey
   ) -> (first: Bool, second: Bool) {
     var reached = (first: false, second: false)
@@ -215,8 +286,11 @@ extension _EventCore: _DeliverySource {
     let start = cursor.take() ?? storage.beginBroadcast(registeredBefore: end)
     // Other lanes' targets are not even loaded: they belong to other
     // isolations, and loading one would keep it alive here for a moment.
+    // Nor is this core, which a subscription without a target holds: it is
+    // alive while it sends.
     storage.forEach(
-      from: start, where: { $0.pointee.isolation == first || $0.pointee.isolation == second }
+      from: start, where: { $0.pointee.isolation == first || $0.pointee.isolation == second },
+      holding: self
     ) { object, subscriber in
       if subscriber.isolation == first {
         reached.first = true

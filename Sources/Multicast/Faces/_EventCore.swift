@@ -83,7 +83,12 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// One lane per isolation with subscriptions; read and written only with
   /// the storage's lock held, so that a send sees the lane of every
   /// registration it reaches.
-  @exclusivity(unchecked) var lanes: [_Destination] = []
+  @exclusivity(unchecked) var lanes: [_Destination] = [] {
+    didSet { soleLane = lanes.count == 1 ? Unmanaged.passUnretained(lanes[0]) : nil }
+  }
+  /// The lane, when there is exactly one, without a reference of its own:
+  /// `lanes` holds it. Read and written with the storage's lock held.
+  @exclusivity(unchecked) var soleLane: Unmanaged<_Destination>? = nil
 
   init(
     owner: (any Actor)?, onFirstObserver: (() -> Void)?, onLastObserverGone: (() -> Void)?

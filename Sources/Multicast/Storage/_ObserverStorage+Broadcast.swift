@@ -55,26 +55,10 @@ extension _ObserverStorage {
     try forEach(from: beginBroadcast(registeredBefore: end), body)
   }
 
-  /// Calls `body` with each live registration made before the one numbered
-  /// `end` whose payload satisfies `isIncluded`, as
-  /// ``forEach(registeredBefore:_:)`` does; the others' objects are not
-  /// loaded at all.
-  ///
-  /// `isIncluded` gets a pointer to the payload, valid during the call, so
-  /// that it can read one field without copying the rest.
-  @inlinable
-  func forEach(
-    registeredBefore end: UInt64, where isIncluded: (UnsafePointer<Payload>) -> Bool,
-    _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Void
-  ) rethrows {
-    try forEach(from: beginBroadcast(registeredBefore: end), where: isIncluded, body)
-  }
-
   /// Calls `body` with each live registration from `start` on.
   @inlinable
   func forEach(
     from start: _BroadcastCursor<Payload, Index>,
-    where isIncluded: (UnsafePointer<Payload>) -> Bool = { _ in true },
     _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Void
   ) rethrows {
     var cursor = start
@@ -82,10 +66,47 @@ extension _ObserverStorage {
     while cursor.position < cursor.endPosition {
       let stamp = cursor.buffer.stamp(at: cursor.position)
       if _fastPath(stamp.isCurrent) {
-        if isIncluded(cursor.payloads + cursor.position),
-          let object = cursor.entries[cursor.position].object
-        {
+        if let object = cursor.entries[cursor.position].object {
           try body(object, cursor.payloads[cursor.position])
+        }
+      } else if !stamp.isRemoved {
+        // Moved: go on in the buffer that replaced this one.
+        relocate(&cursor, to: stamp.sequence)
+        continue
+      }
+      cursor.position += 1
+    }
+  }
+
+  /// Calls `body` with each live registration from `start` on whose payload
+  /// satisfies `isIncluded`, as ``forEach(from:_:)`` does; the others'
+  /// objects are not loaded at all.
+  ///
+  /// `isIncluded` gets a pointer to the payload, valid during the call, so
+  /// that it can read one field without copying the rest. A registration
+  /// that holds `alive`, an object the caller keeps alive through the call,
+  /// gets it lent, without a load of its weak reference, which could only
+  /// return it: the object's identity is compared instead. (No other object
+  /// can have had that identity since the registration was made: `alive`
+  /// lived all along.)
+  @inlinable
+  func forEach(
+    from start: _BroadcastCursor<Payload, Index>,
+    where isIncluded: (UnsafePointer<Payload>) -> Bool, holding alive: AnyObject,
+    _ body: (_ object: borrowing AnyObject, _ payload: Payload) throws -> Void
+  ) rethrows {
+    var cursor = start
+    defer { endBroadcast(cursor) }
+    let aliveKey = ObjectIdentifier(alive)
+    while cursor.position < cursor.endPosition {
+      let stamp = cursor.buffer.stamp(at: cursor.position)
+      if _fastPath(stamp.isCurrent) {
+        if isIncluded(cursor.payloads + cursor.position) {
+          if cursor.entries[cursor.position].key == aliveKey {
+            try body(alive, cursor.payloads[cursor.position])
+          } else if let object = cursor.entries[cursor.position].object {
+            try body(object, cursor.payloads[cursor.position])
+          }
         }
       } else if !stamp.isRemoved {
         // Moved: go on in the buffer that replaced this one.
