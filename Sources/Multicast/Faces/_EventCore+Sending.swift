@@ -63,10 +63,12 @@ extension _EventCore: _DeliverySource {
     deliver(&local, value)
   }
 
-  /// The common case of a send, claimed in one short critical section: the
-  /// event has one lane, the caller runs on it, and no delivery is under way
-  /// or waiting there. Returns the lane, claimed, and the walk begun for
-  /// the send; `nil`, having changed nothing, in every other case.
+  /// Claims the common case of a send in one short critical section.
+  ///
+  /// The common case: the event has one lane, the caller runs on it, and no
+  /// delivery is under way or waiting there. Returns the lane, claimed, and
+  /// the walk begun for the send; `nil`, having changed nothing, in every
+  /// other case.
   ///
   /// The lane is returned unretained: `lanes` holds it until the send's
   /// delivery ends. A lane leaves `lanes` only when its deliverer finds no

@@ -86,8 +86,10 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   @exclusivity(unchecked) var lanes: [_Destination] = [] {
     didSet { soleLane = lanes.count == 1 ? Unmanaged.passUnretained(lanes[0]) : nil }
   }
-  /// The lane, when there is exactly one, without a reference of its own:
-  /// `lanes` holds it. Read and written with the storage's lock held.
+  /// The lane, when there is exactly one.
+  ///
+  /// It holds no reference of its own: `lanes` holds the lane. Read and
+  /// written with the storage's lock held.
   @exclusivity(unchecked) var soleLane: Unmanaged<_Destination>? = nil
 
   init(
