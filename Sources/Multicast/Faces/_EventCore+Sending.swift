@@ -57,6 +57,11 @@ extension _EventCore: _DeliverySource {
 
   /// ``send(_:from:)`` in every case but the common one: out of line, so
   /// that the common case sets up nothing for it.
+  ///
+  /// It takes the storage's lock again, after the attempt at the common
+  /// case, which changed nothing: an uncontended lock costs less than what
+  /// the common case would pay to carry the general one's state out of one
+  /// critical section (about 50 instructions per send, measured).
   @inline(never)
   private func sendOnLanes(_ value: Value, from isolation: (any Actor)?) {
     var local = prepare(value, from: isolation)
