@@ -396,3 +396,89 @@ struct EventStressTests {
     return changes.changes
   }
 }
+
+/// What a target heard, kept apart from the target so that it can be read
+/// after the target is gone.
+final class TargetLog: Sendable {
+  let received = Locked<[Delivery]>([])
+}
+
+/// A target that records what it hears in a log that outlives it.
+final class LoggingTarget: Sendable {
+  let log: TargetLog
+  init(_ log: TargetLog) { self.log = log }
+}
+
+@Suite("An event's only lane under load")
+struct SoleLaneStressTests {
+  @Test(
+    "Threads send while another subscribes targets where no actor is and lets them go, so that the event's only lane is dropped and made again and again: each target hears each producer in order, once, and is released; the lane goes with the last"
+  )
+  func soleLaneMadeAndDropped() async {
+    let (producers, targets) = (2, 2_000)
+    let sender = EventSender<Delivery>()
+    let sent = Locked(0)
+    let churned = Locked(false)
+    let logs = await withTaskGroup(of: [TargetLog].self) { group in
+      for id in 0..<producers {
+        group.addTask {
+          await onNewThread {
+            // Until every target has come and gone.
+            var value = 0
+            while !churned.withLock({ $0 }) {
+              sender.send(Delivery(producer: id, value: value))
+              sent.withLock { $0 += 1 }
+              value += 1
+            }
+            return []
+          }
+        }
+      }
+      group.addTask {
+        await onNewThread {
+          var logs: [TargetLog] = []
+          var gone: [Weak<LoggingTarget>] = []
+          for _ in 0..<targets {
+            let log = TargetLog()
+            let target = LoggingTarget(log)
+            sender.event.observe(target) { target, delivery in
+              target.log.received.withLock { $0.append(delivery) }
+            }
+            gone.append(Weak(target))
+            logs.append(log)
+            // Let a few sends happen while the target lives; it goes at the
+            // end of this round, and the next send that reaches no one on
+            // the lane drops the lane.
+            let subscribed = sent.withLock { $0 }
+            while sent.withLock({ $0 }) < subscribed + 2 {}
+          }
+          churned.withLock { $0 = true }
+          precondition(gone.allSatisfy { $0.object == nil }, "a released target is still alive")
+          return logs
+        }
+      }
+      return await group.reduce(into: []) { $0 += $1 }
+    }
+
+    var problems: [String] = []
+    for (number, log) in logs.enumerated() {
+      var last = Array(repeating: -1, count: producers)
+      for delivery in log.received.withLock({ $0 }) {
+        if delivery.value <= last[delivery.producer] {
+          problems.append(
+            "target \(number) heard \(delivery.value) of producer \(delivery.producer) after \(last[delivery.producer])"
+          )
+        }
+        last[delivery.producer] = delivery.value
+      }
+    }
+    #expect(problems.isEmpty, "\(problems.prefix(10).joined(separator: "\n"))")
+    #expect(logs.count == targets)
+    let heard = logs.count { !$0.received.withLock { $0 }.isEmpty }
+    #expect(heard > targets / 2, "only \(heard) of \(targets) targets heard anything")
+    // Every target is gone: one more send finds no one and drops the lane.
+    sender.send(Delivery(producer: 0, value: Int.max))
+    #expect(sender.core.destinations.isEmpty)
+    #expect(!sender.hasObservers)
+  }
+}

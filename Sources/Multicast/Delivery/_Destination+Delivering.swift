@@ -10,6 +10,14 @@ extension _Destination {
   /// Delivers `batch`, then everything queued behind it, on the caller's
   /// isolation, which is this destination's; call it after an arrival or a
   /// claim that said to deliver.
+  /// Delivers everything queued, on the caller's isolation, which is this
+  /// destination's; call it after a send it claimed, when work arrived
+  /// meanwhile.
+  func deliverQueued() {
+    var batch: [_DeliveryJob] = []
+    deliverQueued(&batch)
+  }
+
   func deliverQueued(_ batch: inout [_DeliveryJob]) {
     while true {
       if !batch.isEmpty {

@@ -75,11 +75,13 @@ extension _EventCore: _DeliverySource {
   /// the walk begun for the send; `nil`, having changed nothing, in every
   /// other case.
   ///
-  /// The lane is returned unretained: `lanes` holds it until the send's
-  /// delivery ends. A lane leaves `lanes` only when its deliverer finds no
-  /// subscription left on it (``settle(_:)``), which this send alone can do
-  /// until it finishes, or when it is replaced because its actor is gone,
-  /// which cannot happen while that actor runs this send.
+  /// The lane is returned unretained: `lanes` holds it until the send
+  /// itself settles it or delivers work that others queued there. A lane
+  /// leaves `lanes` only when its deliverer finds no subscription left on
+  /// it (``settle(_:)``), which this send alone can do while it delivers, or
+  /// when it is replaced because its actor is gone, which cannot happen
+  /// while that actor runs this send. The send takes a reference of its own
+  /// before it settles the lane or delivers the others' work.
   @inline(__always)
   private func claimSoleLane(
     from isolation: (any Actor)?
@@ -106,19 +108,13 @@ extension _EventCore: _DeliverySource {
       // Settling may take the lane out of `lanes`: hold it from here on.
       let lane = lane.takeUnretainedValue()
       settle(lane)
-      finish(lane)
+      if !lane.finishIfAlone() { lane.deliverQueued() }
       return
     }
-    lane._withUnsafeGuaranteedRef { finish($0) }
-  }
-
-  /// Ends a delivery on `lane`, delivering first what was queued there
-  /// meanwhile.
-  @inline(__always)
-  private func finish(_ lane: _Destination) {
-    if lane.finishIfAlone() { return }
-    var batch: [_DeliveryJob] = []
-    lane.deliverQueued(&batch)
+    if lane._withUnsafeGuaranteedRef({ $0.finishIfAlone() }) { return }
+    // Delivering what was queued meanwhile may settle the lane, which may
+    // take it out of `lanes`: hold it from here on.
+    lane.takeUnretainedValue().deliverQueued()
   }
 
   /// Queues `value` on every lane where the caller does not run, and claims
