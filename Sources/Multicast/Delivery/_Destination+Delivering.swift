@@ -7,9 +7,6 @@ internal import _MulticastAtomics
 // arrival or a claim that said to deliver, or by a drain task on the actor.
 
 extension _Destination {
-  /// Delivers `batch`, then everything queued behind it, on the caller's
-  /// isolation, which is this destination's; call it after an arrival or a
-  /// claim that said to deliver.
   /// Delivers everything queued, on the caller's isolation, which is this
   /// destination's; call it after a send it claimed, when work arrived
   /// meanwhile.
@@ -18,6 +15,9 @@ extension _Destination {
     deliverQueued(&batch)
   }
 
+  /// Delivers `batch`, then everything queued behind it, on the caller's
+  /// isolation, which is this destination's; call it after an arrival or a
+  /// claim that said to deliver.
   func deliverQueued(_ batch: inout [_DeliveryJob]) {
     while true {
       if !batch.isEmpty {
