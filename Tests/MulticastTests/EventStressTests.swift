@@ -401,12 +401,15 @@ struct EventStressTests {
 /// after the target is gone.
 final class TargetLog: Sendable {
   let received = Locked<[Delivery]>([])
+  let isReleased = Locked(false)
 }
 
-/// A target that records what it hears in a log that outlives it.
+/// A target that records what it hears, and its release, in a log that
+/// outlives it.
 final class LoggingTarget: Sendable {
   let log: TargetLog
   init(_ log: TargetLog) { self.log = log }
+  deinit { log.isReleased.withLock { $0 = true } }
 }
 
 @Suite("An event's only lane under load")
@@ -437,14 +440,12 @@ struct SoleLaneStressTests {
       group.addTask {
         await onNewThread {
           var logs: [TargetLog] = []
-          var gone: [Weak<LoggingTarget>] = []
           for _ in 0..<targets {
             let log = TargetLog()
             let target = LoggingTarget(log)
             sender.event.observe(target) { target, delivery in
               target.log.received.withLock { $0.append(delivery) }
             }
-            gone.append(Weak(target))
             logs.append(log)
             // Let a few sends happen while the target lives; it goes at the
             // end of this round, and the next send that reaches no one on
@@ -453,7 +454,6 @@ struct SoleLaneStressTests {
             while sent.withLock({ $0 }) < subscribed + 2 {}
           }
           churned.withLock { $0 = true }
-          precondition(gone.allSatisfy { $0.object == nil }, "a released target is still alive")
           return logs
         }
       }
@@ -474,8 +474,16 @@ struct SoleLaneStressTests {
     }
     #expect(problems.isEmpty, "\(problems.prefix(10).joined(separator: "\n"))")
     #expect(logs.count == targets)
+    // A delivery under way holds its target until it returns: now that
+    // every send has returned, every target is gone.
+    let alive = logs.count { !$0.isReleased.withLock { $0 } }
+    #expect(alive == 0, "\(alive) released targets are still alive")
     let heard = logs.count { !$0.received.withLock { $0 }.isEmpty }
-    #expect(heard > targets / 2, "only \(heard) of \(targets) targets heard anything")
+    // How many hear anything depends on the threads' timing (a send may
+    // return before another thread delivers it, to a target gone by then);
+    // none would mean the lane was never delivered while targets came and
+    // went.
+    #expect(heard > 0, "none of \(targets) targets heard anything")
     // Every target is gone: one more send finds no one and drops the lane.
     sender.send(Delivery(producer: 0, value: Int.max))
     #expect(sender.core.destinations.isEmpty)
