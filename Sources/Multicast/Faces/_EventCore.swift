@@ -117,11 +117,37 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
       lifetime: target == nil ? .untilReleased : .whileTargetLives)
   }
 
+  /// Registers `handler` as ``subscribe(_:from:handler:)`` does, for one
+  /// value: the subscription ends before `handler` runs, which it does
+  /// once, whoever sends and however many values wait for it.
+  @usableFromInline
+  func subscribeOnce(
+    _ target: AnyObject?, from isolation: (any Actor)?, handler: @escaping _EventHandler
+  ) -> Subscription {
+    let once = _Once()
+    // A subscription's handler runs one call at a time, on its isolation, so
+    // a second call can come only after the first has ended the
+    // registration, and no walk reaches an ended registration. (The core
+    // calls its handlers only while it lives.)
+    let registration = register(target ?? self, from: isolation, once: once) {
+      [unowned self] object, value in
+      unsubscribe(once.registration, from: nil)
+      handler(object, value)
+    }
+    return Subscription(
+      source: self, registration: registration,
+      lifetime: target == nil ? .untilReleased : .whileTargetLives)
+  }
+
   /// Registers `handler`, to run on `isolation`, for as long as `object`
   /// lives, with no subscription to end it earlier.
+  ///
+  /// `once`, if given, learns the registration in the critical section
+  /// that makes it, before any delivery can reach it.
   @usableFromInline
   func register(
-    _ object: AnyObject, from isolation: (any Actor)?, handler: @escaping _EventHandler
+    _ object: AnyObject, from isolation: (any Actor)?, once: _Once? = nil,
+    handler: @escaping _EventHandler
   ) -> _Registration {
     let key = _IsolationKey(isolation)
     let subscriber = _Subscriber(isolation: key, handler: handler)
@@ -140,9 +166,9 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
       case _?:
         break
       }
-      return (
-        state.append(object, payload: subscriber, &garbage), notices.record(isOccupied: true)
-      )
+      let registration = state.append(object, payload: subscriber, &garbage)
+      once?.registration = registration
+      return (registration, notices.record(isOccupied: true))
     }
     notifyOwner(outcome, from: isolation)
     return registration
@@ -173,5 +199,28 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// The lanes' destinations, for tests.
   var destinations: [_Destination] {
     storage.withLockedState { _ in lanes }
+  }
+}
+
+/// What a subscription for one value knows of itself: its registration,
+/// which its handler ends before it runs.
+@usableFromInline
+final class _Once: @unchecked Sendable {
+  // @unchecked Sendable: `registration` is written once, in the critical
+  // section of the storage's lock that makes the registration; every walk
+  // that can reach the registration begins in a later critical section of
+  // that lock, so every call of the handler reads it after it was written.
+  // The once tests send from many threads and tasks at once.
+  private var _registration: _Registration?
+
+  /// The registration, set by the critical section that makes it.
+  var registration: _Registration {
+    get {
+      guard let _registration else {
+        preconditionFailure("a subscription for one value was delivered before it was registered")
+      }
+      return _registration
+    }
+    set { _registration = newValue }
   }
 }
