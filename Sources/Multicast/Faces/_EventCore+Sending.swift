@@ -28,7 +28,7 @@ struct _LocalSend: ~Copyable {
 private final class _NoLane: Sendable {
   static let instance = _NoLane()
 }
-private let noLane = _IsolationKey(unmatched: _NoLane.instance)
+let noLane = _IsolationKey(unmatched: _NoLane.instance)
 
 /// The `end` of a job that tells the owner of its notices rather than
 /// delivering a value: no registration is numbered this high.
@@ -219,103 +219,5 @@ extension _EventCore: _DeliverySource {
   @inline(__always) private func finish(_ claimed: inout _LocalSend.Claimed, reachedAny: Bool) {
     if !reachedAny { settle(claimed.lane) }
     claimed.lane.deliverQueued(&claimed.batch)
-  }
-
-  /// Delivers a queued send (or the owner's notices) on `destination`, one
-  /// of this event's lanes.
-  func deliver(_ job: _DeliveryJob, at destination: _Destination) {
-    if job.end == _noticeJobEnd {
-      tellOwner()
-      return
-    }
-    // Only this core makes its jobs, each with a `Value`.
-    var cursor: _BroadcastCursor<_Subscriber, _Unindexed>? = nil
-    let reached = withUnsafePointer(to: job.payload as! Value) {
-      walk($0, from: &cursor, end: job.end, destination.key, noLane).first
-    }
-    if !reached { settle(destination) }
-  }
-
-  /// Delivers a run of queued sends (and notices) on `destination`, in
-  /// order, with one walk begun for the run: every send in it was made
-  /// before the run was taken, so one walk of the registrations made before
-  /// the latest serves them all, each joined for the registrations made
-  /// before it, without the lock.
-  func deliver(_ jobs: ArraySlice<_DeliveryJob>, at destination: _Destination) {
-    guard jobs.count > 1 else {
-      if let job = jobs.first { deliver(job, at: destination) }
-      return
-    }
-    let end = jobs.lazy.map(\.end).filter { $0 != _noticeJobEnd }.max()
-    let run = end.map { storage.beginBroadcast(registeredBefore: $0) }
-    for job in jobs {
-      guard job.end != _noticeJobEnd, let run else {
-        tellOwner()
-        continue
-      }
-      var cursor = Optional(storage.beginBroadcast(alongside: run, registeredBefore: job.end))
-      // Only this core makes its jobs, each with a `Value`.
-      let reached = withUnsafePointer(to: job.payload as! Value) {
-        walk($0, from: &cursor, end: job.end, destination.key, noLane).first
-      }
-      if !reached { settle(destination) }
-    }
-    if let run { storage.endBroadcast(run) }
-  }
-
-  /// A queued send that will never be delivered, since its lane's actor is
-  /// gone: the lane goes; waiting notices are dropped with it.
-  func drop(_ job: _DeliveryJob, at destination: _Destination) {
-    if job.end == _noticeJobEnd {
-      storage.withLockedState { _ in while notices.takeNext() != nil {} }
-    } else {
-      settle(destination)
-    }
-  }
-
-  /// Calls, with the value at `value`, every live subscription made before
-  /// the one numbered `end` whose isolation is `first` or `second`, in the
-  /// order they were made, from `cursor` if the send began the walk (it is
-  /// used up), or from a walk begun now.
-  ///
-  /// - Returns: Whether it reached a subscription of each.
-  @inline(__always) private func walk(
-    _ value: UnsafeRawPointer, from cursor: inout _BroadcastCursor<_Subscriber, _Unindexed>?,
-    end: UInt64, _ first: _IsolationKey, _ second: _IsolationKey
-  ) -> (first: Bool, second: Bool) {
-    var reached = (first: false, second: false)
-    // A walk begun in the send's critical section reaches exactly the
-    // registrations made before the send, as one begun now with its end.
-    let start = cursor.take() ?? storage.beginBroadcast(registeredBefore: end)
-    // Other lanes' targets are not even loaded: they belong to other
-    // isolations, and loading one would keep it alive here for a moment.
-    // Nor is this core, which a subscription without a target holds: it is
-    // alive while it sends.
-    storage.forEach(
-      from: start, where: { $0.pointee.isolation == first || $0.pointee.isolation == second },
-      holding: self
-    ) { object, subscriber in
-      if subscriber.isolation == first {
-        reached.first = true
-      } else {
-        reached.second = true
-      }
-      subscriber.handler(object, value)
-    }
-    return reached
-  }
-
-  /// After a delivery on `lane` reached no one: drops the lane if no live
-  /// subscription is left on it, and notices, as any change does, whether
-  /// the event lost its last live subscription (targets that died).
-  func settle(_ lane: _Destination) {
-    // The caller runs on the lane's isolation, whose targets it may load.
-    let liveObject = change(from: lane.actor) { state, _ in
-      let liveObject = state.firstLiveObject { $0.isolation == lane.key }
-      if liveObject == nil { lanes.removeAll { $0 === lane } }
-      return liveObject
-    }
-    // The live object found is released here, after unlocking.
-    withExtendedLifetime(liveObject) {}
   }
 }

@@ -48,7 +48,7 @@ struct _Subscriber {
 /// the ``_Destination`` of that actor, which every subject delivering there
 /// shares, or a destination of its own for subscriptions made where no actor
 /// is. A send delivers at once the lanes where it runs and queues itself on
-/// the others (see `_EventCore+Sending`). A lane whose delivery finds no live
+/// the others (see `_EventCore+Sending` and `_EventCore+Delivering`). A lane whose delivery finds no live
 /// subscription of its isolation is dropped.
 @usableFromInline
 final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
