@@ -48,8 +48,9 @@ struct _Subscriber {
 /// the ``_Destination`` of that actor, which every subject delivering there
 /// shares, or a destination of its own for subscriptions made where no actor
 /// is. A send delivers at once the lanes where it runs and queues itself on
-/// the others (see `_EventCore+Sending` and `_EventCore+Delivering`). A lane whose delivery finds no live
-/// subscription of its isolation is dropped.
+/// the others (see `_EventCore+Sending` and `_EventCore+Delivering`). A
+/// lane whose delivery finds no live subscription of its isolation is
+/// dropped.
 @usableFromInline
 final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   // @unchecked Sendable: `lanes` and `notices` are read and written only with
