@@ -12,6 +12,10 @@ extension _EventCore {
       tellOwner()
       return
     }
+    if job.end == _currentJobEnd {
+      deliverCurrent(job, at: destination)
+      return
+    }
     // Only this core makes its jobs, each with a `Value`.
     var cursor: _BroadcastCursor<_Subscriber, _Unindexed>? = nil
     let reached = withUnsafePointer(to: job.payload as! Value) {
@@ -20,21 +24,21 @@ extension _EventCore {
     if !reached { settle(destination) }
   }
 
-  /// Delivers a run of queued sends (and notices) on `destination`, in
-  /// order, with one walk begun for the run: every send in it was made
-  /// before the run was taken, so one walk of the registrations made before
-  /// the latest serves them all, each joined for the registrations made
-  /// before it, without the lock.
+  /// Delivers a run of queued sends (and notices, and current values) on
+  /// `destination`, in order, with one walk begun for the run: every send in
+  /// it was made before the run was taken, so one walk of the registrations
+  /// made before the latest serves them all, each joined for the
+  /// registrations made before it, without the lock.
   func deliver(_ jobs: ArraySlice<_DeliveryJob>, at destination: _Destination) {
     guard jobs.count > 1 else {
       if let job = jobs.first { deliver(job, at: destination) }
       return
     }
-    let end = jobs.lazy.map(\.end).filter { $0 != _noticeJobEnd }.max()
+    let end = jobs.lazy.map(\.end).filter { $0 < _currentJobEnd }.max()
     let run = end.map { storage.beginBroadcast(registeredBefore: $0) }
     for job in jobs {
-      guard job.end != _noticeJobEnd, let run else {
-        tellOwner()
+      guard job.end < _currentJobEnd, let run else {
+        deliver(job, at: destination)
         continue
       }
       var cursor = Optional(storage.beginBroadcast(alongside: run, registeredBefore: job.end))

@@ -130,10 +130,12 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     // a second call can come only after the first has ended the
     // registration, and no walk reaches an ended registration. (The core
     // calls its handlers only while it lives.)
-    let registration = register(target ?? self, from: isolation, once: once) {
-      [unowned self] object, value in
+    let handler: _EventHandler = { [unowned self] object, value in
       unsubscribe(once.registration, from: nil)
       handler(object, value)
+    }
+    let registration = register(target ?? self, from: isolation, handler: handler) {
+      registration, _ in once.registration = registration
     }
     return Subscription(
       source: self, registration: registration,
@@ -142,13 +144,19 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// Registers `handler`, to run on `isolation`, for as long as `object`
   /// lives, with no subscription to end it earlier.
-  ///
-  /// `once`, if given, learns the registration in the critical section
-  /// that makes it, before any delivery can reach it.
   @usableFromInline
   func register(
-    _ object: AnyObject, from isolation: (any Actor)?, once: _Once? = nil,
-    handler: @escaping _EventHandler
+    _ object: AnyObject, from isolation: (any Actor)?, handler: @escaping _EventHandler
+  ) -> _Registration {
+    register(object, from: isolation, handler: handler) { _, _ in }
+  }
+
+  /// ``register(_:from:handler:)``, with `registered` run in the critical
+  /// section that makes the registration, before any delivery can reach it,
+  /// with the registration and its lane.
+  func register(
+    _ object: AnyObject, from isolation: (any Actor)?, handler: @escaping _EventHandler,
+    registered: (_Registration, _Destination) -> Void
   ) -> _Registration {
     let key = _IsolationKey(isolation)
     let subscriber = _Subscriber(isolation: key, handler: handler)
@@ -157,18 +165,21 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     let lane = isolation.map { _Destination.of($0) }
     // The caller holds `object`, so the event has a live registration now.
     let (registration, outcome) = storage.mutate { state, garbage in
+      let laneIndex: Int
       switch lanes.firstIndex(where: { $0.key == key }) {
       case nil:
         lanes.append(lane ?? _Destination(actor: nil))
+        laneIndex = lanes.count - 1
       case let index? where lanes[index].isOrphaned:
         // The lane of a dead actor whose identity this one now has (only
         // an actor's lane can be orphaned, so `lane` is that actor's).
         if let lane { lanes[index] = lane }
-      case _?:
-        break
+        laneIndex = index
+      case let index?:
+        laneIndex = index
       }
       let registration = state.append(object, payload: subscriber, &garbage)
-      once?.registration = registration
+      registered(registration, lanes[laneIndex])
       return (registration, notices.record(isOccupied: true))
     }
     notifyOwner(outcome, from: isolation)

@@ -76,3 +76,23 @@ extension _ObserverStorage.State where Index == _Unindexed {
     return removed
   }
 }
+
+extension _ObserverStorage where Index == _Unindexed {
+  /// Starts a broadcast of `registration` alone.
+  ///
+  /// It visits nothing if the registration was removed. End it as any
+  /// other, with ``endBroadcast(_:)``.
+  ///
+  /// - Complexity: O(log n), where n is the number of registrations.
+  func beginBroadcast(of registration: _Registration) -> _BroadcastCursor<Payload, Index> {
+    withLockedState { state in
+      let buffer = state.buffer
+      buffer.addReader()
+      let end = registration.sequence + 1
+      return _BroadcastCursor(
+        buffer: buffer,
+        position: buffer.position(ofFirst: registration.sequence, below: buffer.count),
+        endPosition: buffer.position(ofFirst: end, below: buffer.count), end: end)
+    }
+  }
+}

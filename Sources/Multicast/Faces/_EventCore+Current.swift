@@ -1,0 +1,68 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+/// The `end` of a job that delivers a current value to one new
+/// subscription: no registration is numbered this high.
+let _currentJobEnd = UInt64.max - 1
+
+/// What a job that delivers a current value carries: the value, and the one
+/// registration it is for.
+struct _CurrentValue<Value> {
+  let registration: _Registration
+  let value: Value
+}
+
+extension _EventCore {
+  /// Registers `handler` as ``subscribe(_:from:handler:)`` does, and
+  /// delivers it first the value `current` makes, in the same critical
+  /// section: before any value sent after it, and after none.
+  ///
+  /// The first value takes its place in the subscription's lane like a
+  /// send: delivered before this returns when the caller runs there with
+  /// nothing under way, otherwise queued behind what waits.
+  @usableFromInline
+  func subscribe(
+    _ target: AnyObject?, from isolation: (any Actor)?, startingWith current: () -> Value,
+    handler: @escaping _EventHandler
+  ) -> Subscription {
+    var claimed: (lane: _Destination, job: _DeliveryJob)?
+    var batch: [_DeliveryJob] = []
+    var arrival = _DeliveryState.Arrival.none
+    let registration = register(target ?? self, from: isolation, handler: handler) {
+      registration, lane in
+      let job = _DeliveryJob(
+        self, payload: _CurrentValue(registration: registration, value: current()),
+        end: _currentJobEnd)
+      arrival = lane.arrive({ job }, from: isolation, taking: &batch)
+      claimed = (lane, job)
+    }
+    if let (lane, job) = claimed {
+      switch arrival {
+      case .deliverDirectly:
+        deliver(job, at: lane)
+        job.finish()
+        lane.deliverQueued(&batch)
+      case .deliverBatch:
+        lane.deliverQueued(&batch)
+      case .scheduleDrain:
+        lane.scheduleDrain()
+      case .none:
+        break
+      }
+    }
+    return Subscription(
+      source: self, registration: registration,
+      lifetime: target == nil ? .untilReleased : .whileTargetLives)
+  }
+
+  /// Delivers a current value to the one registration it is for, if it is
+  /// still registered, on `destination`, its lane.
+  func deliverCurrent(_ job: _DeliveryJob, at destination: _Destination) {
+    // Only this core makes its jobs, and those that end here carry this.
+    let current = job.payload as! _CurrentValue<Value>
+    var cursor = Optional(storage.beginBroadcast(of: current.registration))
+    _ = withUnsafePointer(to: current.value) {
+      walk($0, from: &cursor, end: current.registration.sequence + 1, destination.key, noLane)
+    }
+  }
+}
