@@ -33,11 +33,12 @@
 // Faces/: the public types.
 // 12. MulticastDelegate (+Registration, +Broadcast, +Async, +Actors,
 //     _QueuedBroadcasts): the protocol face on a keyed registry.
-// 13. _EventCore (+Sending, +Delivering, +Notices): the closure faces'
-//     registry, its lanes (one destination per isolation with
+// 13. _EventCore (+Sending, +Delivering, +Current, +Notices): the closure
+//     faces' registry, its lanes (one destination per isolation with
 //     subscriptions), a send's common case and general one, the delivery of
-//     queued work, and the owner's notices; then EventSender, Event
-//     (+Once), ObservableValue, Subscription.
+//     queued work, a current value queued for one new subscription, and the
+//     owner's notices; then EventSender, Event (+Once), ObservableValue
+//     (+Current), Subscription.
 
 /// The registry behind every face of the library: registrations in order, in
 /// a buffer guarded by a lock, with the rules for removing and compacting.
