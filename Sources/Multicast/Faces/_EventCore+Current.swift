@@ -29,7 +29,8 @@ extension _EventCore {
     var batch: [_DeliveryJob] = []
     var arrival = _DeliveryState.Arrival.none
     let registration = register(target ?? self, from: isolation, handler: handler) {
-      registration, lane in
+      registration, laneIndex in
+      let lane = lanes[laneIndex]
       let job = _DeliveryJob(
         self, payload: _CurrentValue(registration: registration, value: current()),
         end: _currentJobEnd)

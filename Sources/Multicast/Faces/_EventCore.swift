@@ -153,10 +153,10 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// ``register(_:from:handler:)``, with `registered` run in the critical
   /// section that makes the registration, before any delivery can reach it,
-  /// with the registration and its lane.
+  /// with the registration and the index of its lane in `lanes`.
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: @escaping _EventHandler,
-    registered: (_Registration, _Destination) -> Void
+    registered: (_Registration, _ lane: Int) -> Void
   ) -> _Registration {
     let key = _IsolationKey(isolation)
     let subscriber = _Subscriber(isolation: key, handler: handler)
@@ -179,7 +179,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
         laneIndex = index
       }
       let registration = state.append(object, payload: subscriber, &garbage)
-      registered(registration, lanes[laneIndex])
+      registered(registration, laneIndex)
       return (registration, notices.record(isOccupied: true))
     }
     notifyOwner(outcome, from: isolation)
