@@ -35,6 +35,10 @@ final class _Destination: @unchecked Sendable {
   /// and needs no weak reference (whose side table a leak checker would take
   /// for a leak).
   let isMainActor: Bool
+  /// Whether the destination belongs to an actor other than the main actor:
+  /// the one kind whose actor may die, leaving the destination orphaned,
+  /// and whose identity a new actor at the same address may then match.
+  let isOfMortalActor: Bool
   private let lock: _Lock
   /// Read and written only through ``withLockedState(_:)``.
   @exclusivity(unchecked) private var state = _DeliveryState()
@@ -60,6 +64,7 @@ final class _Destination: @unchecked Sendable {
     executor = actor.map { _ExecutorIdentity(of: $0) }
     isMainActor = actor === MainActor.shared
     otherActor = isMainActor ? nil : actor
+    isOfMortalActor = actor != nil && !isMainActor
     // The status word first, then the lock, in one allocation.
     let lockOffset = max(MemoryLayout<UInt64>.stride, _Lock.alignment)
     let memory = UnsafeMutableRawPointer.allocate(

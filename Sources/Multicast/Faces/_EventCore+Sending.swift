@@ -75,13 +75,16 @@ extension _EventCore: _DeliverySource {
   /// the walk begun for the send; `nil`, having changed nothing, in every
   /// other case.
   ///
-  /// The lane is returned unretained: `lanes` holds it until the send
-  /// itself settles it or delivers work that others queued there. A lane
-  /// leaves `lanes` only when its deliverer finds no subscription left on
-  /// it (``settle(_:)``), which this send alone can do while it delivers, or
-  /// when it is replaced because its actor is gone, which cannot happen
-  /// while that actor runs this send. The send takes a reference of its own
-  /// before it settles the lane or delivers the others' work.
+  /// The lane of the main actor, or of no actor, is returned unretained:
+  /// `lanes` holds it until the send itself settles it or delivers work
+  /// that others queued there. Such a lane leaves `lanes` only when its
+  /// deliverer finds no subscription left on it (``settle(_:)``), which this
+  /// send alone can do while it delivers; the send takes a reference of its
+  /// own before it settles the lane or delivers the others' work. (The main
+  /// actor's destination is never freed anyway.) The lane of another actor
+  /// is retained here: that actor may be dead and its address reused by the
+  /// actor that sends, so that the lane counts as current, and then any
+  /// thread that drops the work queued for the dead actor settles it.
   @inline(__always)
   private func claimSoleLane(
     from isolation: (any Actor)?
@@ -90,19 +93,22 @@ extension _EventCore: _DeliverySource {
       guard let lane = soleLane,
         lane._withUnsafeGuaranteedRef({ $0.isCurrent(isolation) && $0.claimIfIdle() })
       else { return nil }
+      if lane._withUnsafeGuaranteedRef({ $0.isOfMortalActor }) { _ = lane.retain() }
       return (lane, state.beginBroadcast())
     }
   }
 
   /// Delivers a send on the sole lane ``claimSoleLane(from:)`` claimed,
-  /// then whatever was queued there meanwhile.
+  /// then whatever was queued there meanwhile, and gives back the
+  /// reference that claiming took, if it took one.
   @inline(__always)
   private func deliverAlone(
     _ value: UnsafeRawPointer, on lane: Unmanaged<_Destination>,
     from cursor: _BroadcastCursor<_Subscriber, _Unindexed>
   ) {
     var cursor = Optional(cursor)
-    let key = lane._withUnsafeGuaranteedRef { $0.key }
+    let (key, isRetained) = lane._withUnsafeGuaranteedRef { ($0.key, $0.isOfMortalActor) }
+    defer { if isRetained { lane.release() } }
     let reached = walk(value, from: &cursor, end: cursor.unsafelyUnwrapped.end, key, key).first
     guard reached else {
       // Settling may take the lane out of `lanes`: hold it from here on.
