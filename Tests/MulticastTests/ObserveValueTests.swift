@@ -14,7 +14,7 @@ private final class ValueTarget {
 /// then each new one".
 ///
 /// One thread assigned 1, 2, 3, ... in turn.
-private func gapsOrRepeats(_ heard: [Int]) -> String? {
+func gapsOrRepeats(_ heard: [Int]) -> String? {
   for (previous, next) in zip(heard, heard.dropFirst()) where next != previous + 1 {
     return "heard \(next) after \(previous)"
   }

@@ -96,6 +96,35 @@ public final class EventSender<Value> {
     core = _EventCore(owner: nil, onFirstObserver: nil, onLastObserverGone: nil)
   }
 
+  /// Creates a sender with no subscribers that, if asked, replays its
+  /// latest value to each new subscription.
+  ///
+  /// A sender that replays keeps the value it sent last, and a new
+  /// subscription hears it first, then every value sent after it: the value
+  /// is taken in the same step that subscribes, so none is missed or heard
+  /// twice in between, even while other threads send. It is delivered as a
+  /// send would be: before `observe` returns when the subscription is made
+  /// where nothing else is being delivered to it, otherwise in its place.
+  /// Every way to subscribe replays, ``Event/observeOnce(isolation:_:)``
+  /// (which then hears only it) and ``Event/values`` included; events
+  /// derived with ``Event/map(_:)`` and its kin do not.
+  ///
+  /// ```swift
+  /// let status = EventSender<String>(replaysLatest: true)
+  /// status.send("connecting")
+  /// let shown = status.event.observe { print($0) }  // prints "connecting"
+  /// ```
+  ///
+  /// The latest value stays alive, held by the sender, until another
+  /// replaces it: replaying is off by default for that reason.
+  ///
+  /// - Parameter replaysLatest: Whether new subscriptions hear the value
+  ///   sent last, if any.
+  public init(replaysLatest: Bool) {
+    core = _EventCore(
+      owner: nil, onFirstObserver: nil, onLastObserverGone: nil, replaysLatest: replaysLatest)
+  }
+
   /// Creates a sender with no subscribers that tells its owner when the
   /// event gains its first subscription and loses its last.
   ///
@@ -108,6 +137,8 @@ public final class EventSender<Value> {
   /// mode and complete checking are not affected, nor is ``init()``.
   ///
   /// - Parameters:
+  ///   - replaysLatest: Whether new subscriptions hear the value sent last,
+  ///     if any, as with ``init(replaysLatest:)``.
   ///   - isolation: The caller's isolation, where the notices run; leave the
   ///     default.
   ///   - onFirstObserver: Runs when the event goes from no subscription to
@@ -115,11 +146,12 @@ public final class EventSender<Value> {
   ///   - onLastObserverGone: Runs when the last subscription ends: cancelled,
   ///     released, or (noticed at the next send) its target died.
   public init(
-    isolation: isolated (any Actor)? = #isolation,
+    replaysLatest: Bool = false, isolation: isolated (any Actor)? = #isolation,
     onFirstObserver: (() -> Void)? = nil, onLastObserverGone: (() -> Void)? = nil
   ) {
     core = _EventCore(
-      owner: isolation, onFirstObserver: onFirstObserver, onLastObserverGone: onLastObserverGone)
+      owner: isolation, onFirstObserver: onFirstObserver, onLastObserverGone: onLastObserverGone,
+      replaysLatest: replaysLatest)
   }
 
   /// The event to expose to subscribers: it can be observed, never sent.

@@ -16,23 +16,51 @@ extension _EventCore {
   /// Registers `handler` as ``subscribe(_:from:handler:)`` does, and
   /// delivers it first the value `current` makes, in the same critical
   /// section: before any value sent after it, and after none.
-  ///
-  /// The first value takes its place in the subscription's lane like a
-  /// send: delivered before this returns when the caller runs there with
-  /// nothing under way, otherwise queued behind what waits.
   @usableFromInline
   func subscribe(
     _ target: AnyObject?, from isolation: (any Actor)?, startingWith current: () -> Value,
     handler: @escaping _EventHandler
   ) -> Subscription {
+    let registration = withoutActuallyEscaping(current) { current in
+      register(target ?? self, from: isolation, handler: handler, startingWith: current) { _ in }
+    }
+    return Subscription(
+      source: self, registration: registration,
+      lifetime: target == nil ? .untilReleased : .whileTargetLives)
+  }
+
+  /// Registers `handler`, to run on `isolation`, for as long as `object`
+  /// lives, and delivers it first a value, if there is one: the value
+  /// `current` makes, or without it the latest value sent, if the core
+  /// replays it. `registered` runs in the critical section that makes the
+  /// registration, before any delivery can reach it.
+  ///
+  /// The first value is made in the critical section that makes the
+  /// registration, which is also the one that orders the sends: it is
+  /// heard before any value sent after it, and no value sent before it is
+  /// heard. It takes its place in the subscription's lane like a send:
+  /// delivered before this returns when the caller runs there with nothing
+  /// under way, otherwise queued behind what waits.
+  func register(
+    _ object: AnyObject, from isolation: (any Actor)?, handler: @escaping _EventHandler,
+    startingWith current: (() -> Value)?, registered: (_Registration) -> Void
+  ) -> _Registration {
+    // The common case handles no `Value`.
+    guard current != nil || replaysLatest else {
+      return register(object, from: isolation, handler: handler) { registration, _ in
+        registered(registration)
+      }
+    }
     var claimed: (lane: _Destination, job: _DeliveryJob)?
     var batch: [_DeliveryJob] = []
     var arrival = _DeliveryState.Arrival.none
-    let registration = register(target ?? self, from: isolation, handler: handler) {
+    let registration = register(object, from: isolation, handler: handler) {
       registration, laneIndex in
+      registered(registration)
+      guard let first = current?() ?? latest else { return }
       let lane = lanes[laneIndex]
       let job = _DeliveryJob(
-        self, payload: _CurrentValue(registration: registration, value: current()),
+        self, payload: _CurrentValue(registration: registration, value: first),
         end: _currentJobEnd)
       arrival = lane.arrive({ job }, from: isolation, taking: &batch)
       claimed = (lane, job)
@@ -51,9 +79,7 @@ extension _EventCore {
         break
       }
     }
-    return Subscription(
-      source: self, registration: registration,
-      lifetime: target == nil ? .untilReleased : .whileTargetLives)
+    return registration
   }
 
   /// Delivers a current value to the one registration it is for, if it is

@@ -48,7 +48,7 @@ extension _EventCore: _DeliverySource {
   /// ``send(_:from:)`` of the value at `value`.
   @usableFromInline
   func send(at value: UnsafeRawPointer, from isolation: (any Actor)?) {
-    if let sole = claimSoleLane(from: isolation) {
+    if !replaysLatest, let sole = claimSoleLane(from: isolation) {
       deliverAlone(value, on: sole.lane, from: sole.cursor)
     } else {
       sendOnLanes(Self.value(at: value), from: isolation)
@@ -62,10 +62,21 @@ extension _EventCore: _DeliverySource {
   /// case, which changed nothing: an uncontended lock costs less than what
   /// the common case would pay to carry the general one's state out of one
   /// critical section (about 50 instructions per send, measured).
+  ///
+  /// A core that replays its latest value keeps it in the critical section
+  /// that orders the send, and releases the one it replaces after it.
   @inline(never)
   private func sendOnLanes(_ value: Value, from isolation: (any Actor)?) {
-    var local = prepare(value, from: isolation)
+    var replaced: Value?
+    var local = prepare(from: isolation) {
+      if replaysLatest {
+        replaced = latest.take()
+        latest = value
+      }
+      return value
+    }
     deliver(&local, value)
+    withExtendedLifetime(replaced) {}
   }
 
   /// Claims the common case of a send in one short critical section.

@@ -92,14 +92,22 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// It holds no reference of its own: `lanes` holds the lane. Read and
   /// written with the storage's lock held.
   @exclusivity(unchecked) var soleLane: Unmanaged<_Destination>? = nil
+  /// Whether each send keeps its value in `latest`, for new subscriptions.
+  @usableFromInline let replaysLatest: Bool
+  /// The value sent last, if the core replays it; read and written only
+  /// with the storage's lock held, in the critical section that orders the
+  /// sends and the one that makes a registration.
+  @exclusivity(unchecked) var latest: Value? = nil
 
   init(
-    owner: (any Actor)?, onFirstObserver: (() -> Void)?, onLastObserverGone: (() -> Void)?
+    owner: (any Actor)?, onFirstObserver: (() -> Void)?, onLastObserverGone: (() -> Void)?,
+    replaysLatest: Bool = false
   ) {
     ownerDestination = owner.map { _Destination.of($0) }
     self.onFirstObserver = onFirstObserver
     self.onLastObserverGone = onLastObserverGone
     hasNotices = onFirstObserver != nil || onLastObserverGone != nil
+    self.replaysLatest = replaysLatest
   }
 
   /// Registers `handler` for as long as `target` lives or, without a
@@ -112,7 +120,8 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   func subscribe(
     _ target: AnyObject?, from isolation: (any Actor)?, handler: @escaping _EventHandler
   ) -> Subscription {
-    let registration = register(target ?? self, from: isolation, handler: handler)
+    let registration = register(
+      target ?? self, from: isolation, handler: handler, startingWith: nil) { _ in }
     return Subscription(
       source: self, registration: registration,
       lifetime: target == nil ? .untilReleased : .whileTargetLives)
@@ -134,21 +143,22 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
       unsubscribe(once.registration, from: nil)
       handler(object, value)
     }
-    let registration = register(target ?? self, from: isolation, handler: handler) {
-      registration, _ in once.registration = registration
-    }
+    let registration = register(
+      target ?? self, from: isolation, handler: handler, startingWith: nil
+    ) { once.registration = $0 }
     return Subscription(
       source: self, registration: registration,
       lifetime: target == nil ? .untilReleased : .whileTargetLives)
   }
 
   /// Registers `handler`, to run on `isolation`, for as long as `object`
-  /// lives, with no subscription to end it earlier.
+  /// lives, with no subscription to end it earlier; it hears first the
+  /// latest value, if the core replays one.
   @usableFromInline
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: @escaping _EventHandler
   ) -> _Registration {
-    register(object, from: isolation, handler: handler) { _, _ in }
+    register(object, from: isolation, handler: handler, startingWith: nil) { _ in }
   }
 
   /// ``register(_:from:handler:)``, with `registered` run in the critical
