@@ -105,7 +105,8 @@ struct ReplayLatestTests {
     withExtendedLifetime((waiting, replayed)) {}
   }
 
-  @Test("Subscribed from a handler, the value under way is the latest: heard after it, before the next")
+  @Test(
+    "Subscribed from a handler, the value under way is the latest: heard after it, before the next")
   func fromAHandler() {
     let sender = EventSender<Int>(replaysLatest: true)
     var heard: [String] = []

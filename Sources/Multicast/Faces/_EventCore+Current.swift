@@ -30,10 +30,11 @@ extension _EventCore {
   }
 
   /// Registers `handler`, to run on `isolation`, for as long as `object`
-  /// lives, and delivers it first a value, if there is one: the value
-  /// `current` makes, or without it the latest value sent, if the core
-  /// replays it. `registered` runs in the critical section that makes the
-  /// registration, before any delivery can reach it.
+  /// lives, and delivers it a first value, if there is one.
+  ///
+  /// The first value is the one `current` makes or, without it, the latest
+  /// value sent, if the core replays it. `registered` runs in the critical
+  /// section that makes the registration, before any delivery can reach it.
   ///
   /// The first value is made in the critical section that makes the
   /// registration, which is also the one that orders the sends: it is

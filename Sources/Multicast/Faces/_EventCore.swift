@@ -121,7 +121,8 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     _ target: AnyObject?, from isolation: (any Actor)?, handler: @escaping _EventHandler
   ) -> Subscription {
     let registration = register(
-      target ?? self, from: isolation, handler: handler, startingWith: nil) { _ in }
+      target ?? self, from: isolation, handler: handler, startingWith: nil
+    ) { _ in }
     return Subscription(
       source: self, registration: registration,
       lifetime: target == nil ? .untilReleased : .whileTargetLives)
