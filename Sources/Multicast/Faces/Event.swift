@@ -27,6 +27,11 @@
 public struct Event<Value> {
   @usableFromInline let core: _EventCore<Value>
 
+  /// The event whose subscriptions `core` keeps.
+  @usableFromInline init(core: _EventCore<Value>) {
+    self.core = core
+  }
+
   /// Calls `handler` with every value sent, for as long as you keep the
   /// returned subscription.
   ///
