@@ -60,6 +60,25 @@ let cases: [String: (Int) -> Void] = [
     for value in 0..<repetitions { sendWithoutIsolation(sender, value) }
     consume((subscription, counter))
   },
+  // A mapped event: the send, its upstream delivery, the transform, and
+  // the derived event's own send to one subscription.
+  "event-map-1": { repetitions in
+    let sender = EventSender<Int>()
+    let counter = Counter()
+    let subscription = sender.event.map { $0 &+ 1 }.observe { counter.tick($0) }
+    for value in 0..<repetitions { sender.send(value) }
+    consume((subscription, counter))
+  },
+  // The same, subscribed and sent on the main actor.
+  "event-map-1-main": { repetitions in
+    MainActor.assumeIsolated {
+      let sender = EventSender<Int>()
+      let counter = Counter()
+      let subscription = sender.event.map { $0 &+ 1 }.observe { counter.tick($0) }
+      for value in 0..<repetitions { sender.send(value) }
+      consume((subscription, counter))
+    }
+  },
   "event-target-1": { repetitions in
     let sender = EventSender<Int>()
     let counter = Counter()
