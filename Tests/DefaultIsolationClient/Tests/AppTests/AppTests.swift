@@ -62,4 +62,16 @@ struct AppTests {
     #expect(button.title == "Uploaded")
     #expect(log.finished == 1)
   }
+
+  @Test("A replaying event and an event derived from it serve a main-actor label")
+  func replayingAndDerived() {
+    let connection = Connection()
+    connection.report("connecting")
+    let label = StatusLabel(connection: connection)
+    #expect(label.text == "connecting", "the latest status is replayed")
+    connection.report("failed: timeout")
+    connection.report("connected")
+    #expect(label.text == "connected")
+    #expect(label.failures == ["timeout"])
+  }
 }
