@@ -89,6 +89,20 @@ struct DerivedEventTests {
     withExtendedLifetime(subscription) {}
   }
 
+  @Test("A derived event replays nothing, to its first subscription as to the others")
+  func noReplay() {
+    let sender = EventSender<Int>(replaysLatest: true)
+    sender.send(1)
+    var heard: [String] = []
+    let mapped = sender.event.map { $0 * 10 }
+    let first = mapped.observe { heard.append("first \($0)") }
+    let second = mapped.observe { heard.append("second \($0)") }
+    #expect(heard.isEmpty)
+    sender.send(2)
+    #expect(heard == ["first 20", "second 20"])
+    withExtendedLifetime((first, second)) {}
+  }
+
   @Test("The transform runs once per value, whatever the number of subscriptions")
   func transformOncePerValue() {
     let sender = EventSender<Int>()

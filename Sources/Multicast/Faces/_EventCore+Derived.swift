@@ -27,7 +27,12 @@ extension _EventCore {
       // The derived core runs its notices, so it is alive here: a strong
       // reference, which the handler keeps, is taken from the unowned one.
       let derived = derived
-      return subscribe(nil, from: nil) { _, value in forward(value, derived) }
+      // Registered without a replayed value: a derived event replays none.
+      let registration = register(self, from: nil) { _, value in
+        forward(value, derived)
+      } registered: { _, _ in
+      }
+      return Subscription(source: self, registration: registration, lifetime: .untilReleased)
     }
     return derived
   }
