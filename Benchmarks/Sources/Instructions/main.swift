@@ -114,17 +114,44 @@ let cases: [String: (Int) -> Void] = [
     }
     consume((others, counter))
   },
-  "delegate-add-remove-10": { repetitions in
-    let delegate = MulticastDelegate<any TickObserver>()
-    let observers = makeObservers(11)
-    for observer in observers.dropFirst() { delegate.addObserver(observer) }
-    for _ in 0..<repetitions {
-      delegate.addObserver(observers[0])
-      delegate.removeObserver(observers[0])
-    }
-    consume(observers)
+  "delegate-add-remove-1": { addAndRemove(present: 0, repetitions: $0) },
+  "delegate-add-remove-10": { addAndRemove(present: 9, repetitions: $0) },
+  "delegate-add-remove-100": { addAndRemove(present: 99, repetitions: $0) },
+  "delegate-add-remove-100000": { addAndRemove(present: 99_999, repetitions: $0) },
+  "dictionary-add-remove-1": { addAndRemoveInDictionary(present: 0, repetitions: $0) },
+  "dictionary-add-remove-10": { addAndRemoveInDictionary(present: 9, repetitions: $0) },
+  "dictionary-add-remove-100": { addAndRemoveInDictionary(present: 99, repetitions: $0) },
+  "dictionary-add-remove-100000": {
+    addAndRemoveInDictionary(present: 99_999, repetitions: $0)
   },
 ]
+
+/// Adds an observer to a multicast delegate and removes it, `repetitions`
+/// times, with `present` others registered: at 1, 10, 100 and 100,000
+/// observers in all.
+func addAndRemove(present: Int, repetitions: Int) {
+  let delegate = MulticastDelegate<any TickObserver>()
+  let observers = makeObservers(present + 1)
+  for observer in observers.dropFirst() { delegate.addObserver(observer) }
+  for _ in 0..<repetitions {
+    delegate.addObserver(observers[0])
+    delegate.removeObserver(observers[0])
+  }
+  consume(observers)
+}
+
+/// The same with the dictionary of weak boxes (no lock: it is not
+/// thread-safe).
+func addAndRemoveInDictionary(present: Int, repetitions: Int) {
+  let design = DictionaryDesign()
+  let observers = makeObservers(present + 1)
+  for observer in observers.dropFirst() { design.add(observer) }
+  for _ in 0..<repetitions {
+    design.add(observers[0])
+    design.remove(observers[0])
+  }
+  consume((design, observers))
+}
 
 /// Subscribes and cancels `repetitions` times with `present` other
 /// subscriptions.
