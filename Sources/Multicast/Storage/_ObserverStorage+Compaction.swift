@@ -91,11 +91,11 @@ extension _ObserverStorage.State {
   /// after unlocking: releasing one here could run a deinitializer that calls
   /// back into this storage.
   private mutating func removeDead(_ garbage: inout _ObserverStorage.Garbage) {
-    garbage.objects.reserveCapacity(buffer.count - tombstones)
+    garbage.reserveObjects(buffer.count - tombstones)
     var alive = 0
     for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
       if let object = buffer.entry(at: position).pointee.object {
-        garbage.objects.append(consume object)
+        garbage.keep(object: object)
         alive += 1
       } else {
         markRemoved(at: position)
@@ -136,7 +136,7 @@ extension _ObserverStorage.State {
       retired.append(buffer)
     } else {
       // Every reader left since `readerCount` was read.
-      garbage.buffers.append(buffer)
+      garbage.keep(buffer: buffer)
     }
   }
 
