@@ -7,8 +7,9 @@
 #
 # It builds, once, a stand-in macOS SDK in the build folder from this Linux
 # toolchain's own standard library interfaces, which carry the Apple
-# availability of every standard library and concurrency API, plus the few
-# Darwin lock functions the library calls. The compiler then enforces the
+# availability of every standard library, concurrency and Observation API,
+# plus the few Darwin lock functions the library calls. (The library uses
+# Observation only behind `#available`, where the platform has it.) The compiler then enforces the
 # deployment target. Fails on any error or warning.
 #
 #   Scripts/check-availability.sh            # macOS 10.15
@@ -23,7 +24,7 @@ swift_lib=$(dirname "$(dirname "$(readlink -f "$(command -v swift-frontend)")")"
 if [ ! -f "$sdk/.done" ]; then
   rm -rf "$sdk"
   mkdir -p "$sdk/usr/lib/swift" "$sdk/usr/include/darwin" "$sdk/interfaces"
-  for module in Swift _Concurrency Synchronization; do
+  for module in Swift _Concurrency Synchronization Observation; do
     mkdir -p "$sdk/usr/lib/swift/$module.swiftmodule"
     # Retarget the Linux interface at macOS; drop what only Linux has.
     sed -E "s/-target x86_64-unknown-linux-gnu/-target x86_64-apple-macos10.13/g; s/@backDeployed\(before: [^)]*\)//g; s/^import Glibc$//; s/_swift_stdlib_gettid\(\)/0/g; s/let selfId = 0$/let selfId: UInt32 = 0/" \

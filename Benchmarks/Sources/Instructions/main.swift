@@ -14,6 +14,7 @@
 import Designs
 import Foundation
 import Multicast
+import Observation
 import OpenCombine
 
 /// Keeps the optimizer from dropping the work.
@@ -93,6 +94,37 @@ let cases: [String: (Int) -> Void] = [
     for next in 0..<repetitions { value.value = next }
     consume((subscription, counter))
   },
+  // The same, of a value that was read once: its assignments tell
+  // Observation's registrar, which its first read made.
+  "value-set-1-read": { repetitions in
+    let value = ObservableValue(0)
+    let counter = Counter()
+    let subscription = value.observe { _, new in counter.tick(new) }
+    counter.tick(value.value)
+    for next in 0..<repetitions { value.value = next }
+    consume((subscription, counter))
+  },
+  // Reading a value, tracked by Observation (no tracking under way).
+  "value-get": { repetitions in
+    let value = ObservableValue(0)
+    let counter = Counter()
+    for _ in 0..<repetitions { counter.tick(value.value) }
+    consume(counter)
+  },
+  // The same two operations on an `@Observable` model's property, for
+  // comparison: what taking part in Observation costs there.
+  "observable-model-get": { repetitions in
+    let model = ObservableModel()
+    let counter = Counter()
+    for _ in 0..<repetitions { counter.tick(model.value) }
+    consume((model, counter))
+  },
+  "observable-model-set": { repetitions in
+    let model = ObservableModel()
+    counterOfModel(model)
+    for next in 0..<repetitions { model.value = next }
+    consume(model)
+  },
   "opencombine-send-1": { repetitions in
     let subject = PassthroughSubject<Int, Never>()
     let counter = Counter()
@@ -151,6 +183,17 @@ func addAndRemoveInDictionary(present: Int, repetitions: Int) {
     design.remove(observers[0])
   }
   consume((design, observers))
+}
+
+/// A model with one observable property.
+@Observable final class ObservableModel {
+  var value = 0
+}
+
+/// Reads the model's property once.
+@inline(never)
+func counterOfModel(_ model: ObservableModel) {
+  consume(model.value)
 }
 
 /// Subscribes and cancels `repetitions` times with `present` other

@@ -43,14 +43,37 @@ public final class ObservableValue<Value> {
   /// lane before unlocking. (The lock makes access exclusive: no run-time
   /// check is needed.)
   @usableFromInline @exclusivity(unchecked) var stored: Value
+  /// Observation's registrar for `value`, where the platform has it.
+  ///
+  /// Made by the first read; read and written only with the core's lock
+  /// held. A value that is never read makes none, and its assignments tell
+  /// no registrar.
+  @usableFromInline @exclusivity(unchecked) var observation: _ValueObservation?
 
   /// The current value.
   ///
   /// Setting it calls every observer with the old and the
   /// new value.
+  ///
+  /// Where the platform has Observation (macOS 14, iOS 17 and later; Linux),
+  /// a read is tracked, as an `@Observable` model's properties are: a
+  /// SwiftUI view whose `body` reads it is updated when it changes. See
+  /// <doc:SwiftUIAndObservation>.
   @inlinable
   public var value: Value {
-    get { core.withLock { stored } }
+    get {
+      // The registrar is taken unretained: the value holds it, and lives.
+      let (value, registrar) = core.withLock {
+        if observation == nil { observation = _ValueObservation.make(for: Value.self) }
+        return (stored, observation.map(Unmanaged.passUnretained))
+      }
+      // Observation installs a tracking once the tracked code has returned,
+      // so whether the read is recorded before or after it is made, a
+      // change made by another thread in between is not told: the same
+      // holds for an `@Observable` model's properties.
+      registrar?._withUnsafeGuaranteedRef { $0.access(self) }
+      return value
+    }
     // A setter cannot know the actor it runs on: the runtime is asked.
     set { assign(newValue, from: nil) }
   }
@@ -73,13 +96,24 @@ public final class ObservableValue<Value> {
   /// Assigns `newValue` and, in the same critical section, queues the change
   /// on every lane, so that every lane hears the assignments in the order
   /// they were made; then delivers what can be delivered here.
+  ///
+  /// Observation's readers, if the value was ever read, are told after the
+  /// value is stored, with no lock held (`willSet`, then `didSet`), and then
+  /// the observers hear the change.
   @inlinable
   func assign(_ newValue: Value, from isolation: (any Actor)?) {
     var change = (old: newValue, new: newValue)
+    var registrar: Unmanaged<_ValueObservation>?
     var local = core.prepare(from: isolation) {
       change.old = stored
       stored = newValue
+      // Unretained: the value holds it, and lives.
+      registrar = observation.map(Unmanaged.passUnretained)
       return change
+    }
+    registrar?._withUnsafeGuaranteedRef {
+      $0.willSet(self)
+      $0.didSet(self)
     }
     core.deliver(&local, change)
   }

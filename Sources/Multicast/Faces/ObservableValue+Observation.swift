@@ -1,0 +1,116 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+#if canImport(Observation)
+public import Observation
+#endif
+
+/// How an ``ObservableValue`` takes part in Observation: its reads of
+/// `value` are tracked, and its assignments tell the readers.
+///
+/// The registrar is kept in memory of its own, made only where the
+/// platform has Observation (macOS 14 and iOS 17 and later; Linux): a stored
+/// `ObservationRegistrar` would not compile for iOS 13, and a registrar
+/// behind a protocol or a subclass would be called unspecialized, looking up
+/// the `Observable` conformance of `ObservableValue<Value>` at run time (about
+/// 900 instructions per assignment, measured). The calls are inlinable
+/// instead, so that they are specialized with the value's type in the
+/// caller's module.
+///
+/// A value makes it on its first read: a value that is only assigned and
+/// observed with closures, never read, pays nothing for Observation. Once
+/// made it is immutable, and the registrar is thread-safe, so reads and
+/// assignments on any thread may use it.
+@usableFromInline
+final class _ValueObservation: @unchecked Sendable {
+  // @unchecked Sendable: `registrar` is set once, in `init`, and points to
+  // an `ObservationRegistrar`, which is `Sendable`. The Observation tests
+  // read and assign from many threads.
+
+  /// An `ObservationRegistrar`.
+  @usableFromInline let registrar: UnsafeMutableRawPointer
+  /// `\ObservableValue<Value>.value`, made once: a key path literal of a
+  /// generic class is made again at each use.
+  @usableFromInline let keyPath: AnyKeyPath
+
+  /// The observation of a new value of `Value`: `nil` where the platform
+  /// has none.
+  @usableFromInline
+  static func make<Value>(for _: Value.Type) -> _ValueObservation? {
+    #if canImport(Observation)
+    if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
+      let registrar = UnsafeMutablePointer<ObservationRegistrar>.allocate(capacity: 1)
+      registrar.initialize(to: ObservationRegistrar())
+      return _ValueObservation(
+        registrar: UnsafeMutableRawPointer(registrar), keyPath: \ObservableValue<Value>.value)
+    }
+    #endif
+    return nil
+  }
+
+  private init(registrar: UnsafeMutableRawPointer, keyPath: AnyKeyPath) {
+    self.registrar = registrar
+    self.keyPath = keyPath
+  }
+
+  /// The key path of `value` in an `ObservableValue<Value>`.
+  @inlinable
+  func keyPath<Value>(
+    of _: ObservableValue<Value>
+  ) -> KeyPath<ObservableValue<Value>, Value> {
+    // `make(for:)` made it for this `Value`.
+    unsafeDowncast(keyPath, to: KeyPath<ObservableValue<Value>, Value>.self)
+  }
+
+  deinit {
+    #if canImport(Observation)
+    if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
+      registrar.assumingMemoryBound(to: ObservationRegistrar.self).deinitialize(count: 1)
+    }
+    #endif
+    registrar.deallocate()
+  }
+
+  /// Records a read of `subject.value` for the tracking under way, if any.
+  @inlinable
+  func access<Value>(_ subject: ObservableValue<Value>) {
+    #if canImport(Observation)
+    if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
+      registrar.assumingMemoryBound(to: ObservationRegistrar.self).pointee
+        .access(subject, keyPath: keyPath(of: subject))
+    }
+    #endif
+  }
+
+  /// Tells the readers that `subject.value` is about to change.
+  @inlinable
+  func willSet<Value>(_ subject: ObservableValue<Value>) {
+    #if canImport(Observation)
+    if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
+      registrar.assumingMemoryBound(to: ObservationRegistrar.self).pointee
+        .willSet(subject, keyPath: keyPath(of: subject))
+    }
+    #endif
+  }
+
+  /// Tells the readers that `subject.value` changed.
+  @inlinable
+  func didSet<Value>(_ subject: ObservableValue<Value>) {
+    #if canImport(Observation)
+    if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
+      registrar.assumingMemoryBound(to: ObservationRegistrar.self).pointee
+        .didSet(subject, keyPath: keyPath(of: subject))
+    }
+    #endif
+  }
+}
+
+#if canImport(Observation)
+/// An observable value takes part in Observation: a read of its
+/// ``ObservableValue/value`` inside `withObservationTracking`, a SwiftUI
+/// view's `body` or an `@Observable` model's computed property is
+/// tracked, and any assignment tells the readers. See
+/// <doc:SwiftUIAndObservation>.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension ObservableValue: Observable {}
+#endif
