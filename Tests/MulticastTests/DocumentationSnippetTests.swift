@@ -923,3 +923,83 @@ struct DeliveryModelSnippetTests {
     #expect(output == ["[1]", "[1, 2]"])
   }
 }
+
+// MARK: SwiftUI and Observation
+
+#if canImport(SwiftUI)
+import SwiftUI
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+struct SpeakerView: View {
+  let volume: ObservableValue<Double>
+
+  var body: some View {
+    Text("Volume \(Int(volume.value * 100))%")
+  }
+}
+#endif
+
+#if canImport(Observation)
+import Observation
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@Observable
+final class SpeakerModel {
+  @ObservationIgnored let volume: ObservableValue<Double>
+
+  init(volume: ObservableValue<Double>) {
+    self.volume = volume
+  }
+
+  var percent: Int { Int((volume.value * 100).rounded()) }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@MainActor
+@Observable
+final class StatusModel {
+  private(set) var lines: [String] = []
+
+  init(status: Event<String>) {
+    status.observe(self) { model, line in model.lines.append(line) }
+  }
+}
+
+@Suite("Documentation snippets: SwiftUI and Observation")
+struct ObservationSnippetTests {
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  @Test("A model's property that reads a value is tracked; an assignment tells the tracking")
+  func trackedModel() {
+    let output = printed {
+      let volume = ObservableValue(0.5)
+      let model = SpeakerModel(volume: volume)
+      withObservationTracking {
+        print("percent", model.percent)  // percent 50
+      } onChange: {
+        print("changed")
+      }
+      volume.value = 0.7  // changed
+    }
+    #expect(output == ["percent 50", "changed"])
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  @MainActor
+  @Test("A view model subscribed to an event hears it on the main actor, and tracks it")
+  func statusModel() async {
+    let status = EventSender<String>()
+    let model = StatusModel(status: status.event)
+    let changes = Locked(0)
+    withObservationTracking {
+      _ = model.lines
+    } onChange: {
+      changes.withLock { $0 += 1 }
+    }
+    status.send("connected")
+    await Task.detached { status.send("syncing") }.value
+    await waitForDeliveries()
+    #expect(model.lines == ["connected", "syncing"])
+    #expect(changes.withLock { $0 } == 1)
+  }
+}
+#endif

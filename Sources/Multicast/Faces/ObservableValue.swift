@@ -33,6 +33,13 @@
 ///
 /// Each assignment is atomic; a read followed by an assignment, such as
 /// `value += 1`, is not: two isolations incrementing at once can lose one.
+///
+/// # SwiftUI and Observation
+///
+/// Where the platform has Observation (iOS 17, macOS 14 and later; Linux),
+/// an observable value is `Observable`: a SwiftUI view that reads ``value``
+/// in its `body` is updated when it changes, from any isolation. See
+/// <doc:SwiftUIAndObservation>.
 public final class ObservableValue<Value> {
   // The assignments and the subscriptions are inlinable, so that a client's
   // module specializes them for its value: run unspecialized, each would
