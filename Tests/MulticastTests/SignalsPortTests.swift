@@ -12,15 +12,19 @@ import Testing
 /// each test here names the Signals test it ports. A Signals `Signal`
 /// subscribed `with:` an object is an event observed with a target; its
 /// `retainLastData` and `subscribePast` are a sender made with
-/// `replaysLatest: true`; its
-/// subscription-level `filter` is a derived event.
+/// `replaysLatest: true`; its subscription-level `filter` is a derived
+/// event.
+///
+/// Five of its six sampling tests (`testBasicFiring`,
+/// `testDispatchQueueing`, `testConditionalListening`,
+/// `testCancellingListeners`, `testListeningNoData`) need a clock, which the
+/// library leaves to `values` with swift-async-algorithms: they are ported
+/// in `Examples/TimeOperators` (`SignalsSamplingTests`). 30 of the 33 are
+/// ported in all.
 ///
 /// Not ported, and why:
-/// - `testBasicFiring`, `testDispatchQueueing`, `testNoQueueTimeFiring`,
-///   `testConditionalListening`, `testCancellingListeners`,
-///   `testListeningNoData`: they sample a signal every so often, which needs
-///   a clock; the library has none, and leaves time to `values` with
-///   swift-async-algorithms.
+/// - `testNoQueueTimeFiring`: it samples every 0 seconds, that is, on the
+///   next turn of a dispatch queue; there is no such turn here.
 /// - `test_lastDataFired`: Signals can turn retention on and off and read the
 ///   last value; a sender here replays or not from its creation, and its
 ///   latest value is not public.
