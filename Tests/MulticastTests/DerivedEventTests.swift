@@ -103,6 +103,25 @@ struct DerivedEventTests {
     withExtendedLifetime((first, second)) {}
   }
 
+  @Test(
+    "A released sender takes its derived event with it, even while a dead target counts as subscribed"
+  )
+  func releasedSender() {
+    weak var upstream: _EventCore<Int>?
+    weak var derived: _EventCore<Int>?
+    do {
+      let sender = EventSender<Int>()
+      let mapped = sender.event.map { $0 + 1 }
+      var target: DerivedTarget? = DerivedTarget()
+      mapped.observe(target!) { target, value in target.heard.append("\(value)") }
+      target = nil
+      (upstream, derived) = (sender.core, mapped.core)
+      #expect(sender.hasObservers, "the dead target is not noticed until a send")
+    }
+    #expect(upstream == nil)
+    #expect(derived == nil)
+  }
+
   @Test("The transform runs once per value, whatever the number of subscriptions")
   func transformOncePerValue() {
     let sender = EventSender<Int>()

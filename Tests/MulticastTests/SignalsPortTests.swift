@@ -36,7 +36,7 @@ import Testing
 /// here, as for every face, a subscription ended during a delivery is not
 /// reached by it.
 @Suite("The facts of artman/Signals' tests, on events")
-struct SignalsPortTests {
+final class SignalsPortTests {
   /// What Signals' tests emit: signals that retain their last data.
   final class Emitter {
     let noParams = EventSender<Void>(replaysLatest: true)
@@ -57,6 +57,16 @@ struct SignalsPortTests {
   }
 
   let emitter = Emitter()
+
+  // Ends every subscription after each test, as Signals' tests tear down:
+  // several handlers capture the event they observe, and a dead target is
+  // noticed only at the next send, which never comes.
+  deinit {
+    emitter.noParams.removeAllObservers()
+    emitter.int.removeAllObservers()
+    emitter.string.removeAllObservers()
+    emitter.intAndString.removeAllObservers()
+  }
 
   // Signals: test_fire
   @Test("Each event reaches its own subscriptions")
@@ -329,11 +339,12 @@ struct SignalsPortTests {
   @Test("Removing every subscription during a send: the send reaches none after (Signals: it does)")
   func removeAllDuringASend() {
     let (first, second, third) = (Listener(), Listener(), Listener())
-    let event = emitter.intAndString.event
+    let sender = emitter.intAndString
+    let event = sender.event
     var count = 0
     event.observe(first) { _, _ in
       count += 1
-      emitter.intAndString.removeAllObservers()
+      sender.removeAllObservers()
     }
     event.observe(second) { _, _ in count += 1 }
     event.observe(third) { _, _ in count += 1 }
