@@ -90,6 +90,8 @@ final class ManualClock: Clock, @unchecked Sendable {
 /// An asynchronous sequence that tells a test each time its consumer asks
 /// for the next element: after the k-th request, the consumer has handled
 /// the elements before it.
+///
+/// The requests finish when the base ends.
 struct Probed<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where Base.Element: Sendable {
   typealias Element = Base.Element
@@ -104,7 +106,9 @@ where Base.Element: Sendable {
     mutating func next() async throws -> Base.Element? {
       count += 1
       requests.yield(count)
-      return try await base.next()
+      let element = try await base.next()
+      if element == nil { requests.finish() }
+      return element
     }
   }
 
@@ -117,5 +121,10 @@ extension AsyncStream<Int> {
   /// Returns once the consumer has asked for its `count`-th element.
   func request(_ count: Int) async {
     for await request in self where request >= count { return }
+  }
+
+  /// Returns once the base has ended.
+  func end() async {
+    for await _ in self {}
   }
 }

@@ -42,6 +42,60 @@ struct TimeOperatorsTests {
     await model.stop()
   }
 
+  @Test("Debounced: text typed within the pause starts it again, from that text")
+  func debounceRestarts() async {
+    let clock = ManualClock()
+    let text = EventSender<String>()
+    let (requests, requested) = AsyncStream.makeStream(of: Int.self)
+    let (searches, searching) = AsyncStream.makeStream(of: (query: String, at: Duration).self)
+    let model = SearchModel(
+      queries: Probed(base: text.event.values, requests: requested),
+      pause: .milliseconds(300), clock: clock
+    ) { query in
+      searching.yield((query, clock.now.offset))
+      return []
+    }
+    var searched = searches.makeAsyncIterator()
+
+    text.send("s")  // at 0 ms: due at 300 ms
+    await requests.request(2)
+    await clock.sleeper(until: clock.now.advanced(by: .milliseconds(300)))
+    clock.advance(by: .milliseconds(200))
+    text.send("sw")  // at 200 ms: due at 500 ms
+    await requests.request(3)
+    clock.advance(by: .milliseconds(200))
+    // At 400 ms the first pause has ended, but "sw" is due later: the
+    // operator sleeps again, until 500 ms, without searching.
+    await clock.sleeper(until: clock.now.advanced(by: .milliseconds(100)))
+    clock.advance(by: .milliseconds(100))
+    let search = await searched.next()
+    #expect(search?.query == "sw", "no search for \"s\", whose pause was cut short")
+    #expect(search?.at == .milliseconds(500), "searched once the pause after \"sw\" has passed")
+    #expect(model.searched == ["sw"])
+    await model.stop()
+  }
+
+  @Test("Stopped within the pause: nothing is searched, and the text's subscription ends")
+  func debounceStopped() async {
+    let clock = ManualClock()
+    let text = EventSender<String>()
+    let (requests, requested) = AsyncStream.makeStream(of: Int.self)
+    let model = SearchModel(
+      queries: Probed(base: text.event.values, requests: requested),
+      pause: .milliseconds(300), clock: clock
+    ) { _ in
+      Issue.record("searched after stopping")
+      return []
+    }
+    text.send("s")
+    await requests.request(2)
+    await model.stop()
+    clock.advance(by: .milliseconds(300))
+    await requests.end()
+    #expect(model.searched.isEmpty)
+    #expect(!text.hasObservers, "the stream's subscription ended with the operator's task")
+  }
+
   @Test("Debounced from an event: one value is searched once the pause has passed")
   func debounceAnEvent() async {
     let clock = ManualClock()
