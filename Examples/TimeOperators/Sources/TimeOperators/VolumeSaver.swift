@@ -16,6 +16,13 @@ public import Multicast
 /// }
 /// ```
 ///
+/// The throttle saves only when a change comes: a level held back within
+/// an interval is not saved when the interval ends. The next change after
+/// it is saved in its place, and stopping saves the last one held back, so
+/// the end of a drag is saved at the latest when the saver stops or goes.
+/// Where the end of a drag must be saved once the interval ends, debounce
+/// the changes instead.
+///
 /// swift-async-algorithms 1.x offers throttling as `_throttle`, with an
 /// underscore: its name and behaviour may still change.
 public final class VolumeSaver: Sendable {
@@ -23,8 +30,9 @@ public final class VolumeSaver: Sendable {
 
   /// Saves the latest level of `volume` at most once per `interval`.
   ///
-  /// The first change is saved at once; those that come within `interval`
-  /// of the last save are folded into the next, which saves the latest.
+  /// The first change is saved at once. Those that come within `interval`
+  /// of the last save are held back: the first change after the interval
+  /// is saved in their place, and stopping saves the last of them.
   ///
   /// - Parameters:
   ///   - volume: The volume to save.
@@ -37,6 +45,20 @@ public final class VolumeSaver: Sendable {
   ) {
     self.init(
       levels: volume.changes.values.map(\.new), every: interval, clock: clock, save: save)
+  }
+
+  /// Saves the latest level of `volume` at most once per `interval`,
+  /// measured on the continuous clock.
+  ///
+  /// - Parameters:
+  ///   - volume: The volume to save.
+  ///   - interval: The shortest time between two saves.
+  ///   - save: Stores a level.
+  public convenience init(
+    volume: ObservableValue<Double>, every interval: Duration,
+    save: @escaping @Sendable (Double) -> Void
+  ) {
+    self.init(volume: volume, every: interval, clock: ContinuousClock(), save: save)
   }
 
   /// Saves the latest level of `levels` at most once per `interval`.

@@ -139,6 +139,29 @@ struct TimeOperatorsTests {
     #expect(!volume.changes.hasObservers, "stopping ends the subscription")
   }
 
+  @Test("Throttled: a level held back when saving stops is saved then, as the last")
+  func throttleStopped() async {
+    let clock = ManualClock()
+    let volume = ObservableValue(0.0)
+    let (requests, requested) = AsyncStream.makeStream(of: Int.self)
+    let (saves, saving) = AsyncStream.makeStream(of: Double.self)
+    let saver = VolumeSaver(
+      levels: Probed(base: volume.changes.values.map(\.new), requests: requested),
+      every: .seconds(1), clock: clock
+    ) { saving.yield($0) }
+
+    volume.value = 0.1
+    volume.value = 0.2
+    volume.value = 0.3
+    await requests.request(4)  // 0.1 saved, 0.2 and 0.3 held back
+    await saver.stop()
+    volume.value = 0.4
+    saving.finish()
+    var all: [Double] = []
+    for await level in saves { all.append(level) }
+    #expect(all == [0.1, 0.3], "the end of the levels lets the throttle give up what it holds")
+  }
+
   @Test("Throttled from an observable value: the first change is saved at once")
   func throttleAValue() async {
     let volume = ObservableValue(0.0)
@@ -146,6 +169,17 @@ struct TimeOperatorsTests {
     let saver = VolumeSaver(volume: volume, every: .seconds(1), clock: ManualClock()) {
       saving.yield($0)
     }
+    volume.value = 0.5
+    var saved = saves.makeAsyncIterator()
+    #expect(await saved.next() == 0.5)
+    await saver.stop()
+  }
+
+  @Test("Throttled on the continuous clock: the first change is saved at once")
+  func throttleContinuously() async {
+    let volume = ObservableValue(0.0)
+    let (saves, saving) = AsyncStream.makeStream(of: Double.self)
+    let saver = VolumeSaver(volume: volume, every: .seconds(1)) { saving.yield($0) }
     volume.value = 0.5
     var saved = saves.makeAsyncIterator()
     #expect(await saved.next() == 0.5)
