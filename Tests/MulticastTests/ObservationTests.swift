@@ -75,9 +75,48 @@ struct ObservationTests {
   func subscribingIsNotReading() {
     let volume = ObservableValue(0)
     var subscription: Subscription?
-    let changes = track { subscription = volume.observe { _, _ in } }
+    let subscribing = track { subscription = volume.observe { _, _ in } }
+    let reading = track { volume.value }
     volume.value = 1
-    #expect(changes.withLock { $0 } == 0)
+    #expect(subscribing.withLock { $0 } == 0)
+    #expect(reading.withLock { $0 } == 1, "the same assignment tells a read")
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test("The readers are told once the new value is stored, before the observers hear it")
+  func orderOfATelling() {
+    let volume = ObservableValue(0)
+    let log = Locked<[String]>([])
+    let subscription = volume.observe { _, new in log.withLock { $0.append("heard \(new)") } }
+    withObservationTracking {
+      _ = volume.value
+    } onChange: {
+      log.withLock { $0.append("told, reading \(volume.value)") }
+    }
+    volume.value = 1
+    #expect(log.withLock { $0 } == ["told, reading 1", "heard 1"])
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test("A change made while the readers are told is heard after the one that told them")
+  func assigningWhileTelling() {
+    let level = ObservableValue(0)
+    let heard = Locked<[Int]>([])
+    let subscription = level.observe { _, new in heard.withLock { $0.append(new) } }
+    // Observation tells a tracking until its `onChange` returns, so the
+    // change made there tells it again: it assigns only the first time.
+    let assigned = Locked(false)
+    withObservationTracking {
+      _ = level.value
+    } onChange: {
+      if !assigned.withLock({ $0 }) {
+        assigned.withLock { $0 = true }
+        level.value = 2
+      }
+    }
+    level.value = 1
+    #expect(heard.withLock { $0 } == [1, 2])
+    #expect(level.value == 2)
     withExtendedLifetime(subscription) {}
   }
 

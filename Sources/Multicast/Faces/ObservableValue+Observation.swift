@@ -9,7 +9,8 @@ public import Observation
 /// `value` are tracked, and its assignments tell the readers.
 ///
 /// The registrar is kept in memory of its own, made only where the
-/// platform has Observation (macOS 14 and iOS 17 and later; Linux): a stored
+/// platform has Observation (macOS 14, iOS 17, tvOS 17, watchOS 10,
+/// visionOS 1 and later; Linux): a stored
 /// `ObservationRegistrar` would not compile for iOS 13, and a registrar
 /// behind a protocol or a subclass would be called unspecialized, looking up
 /// the `Observable` conformance of `ObservableValue<Value>` at run time (about
@@ -106,11 +107,15 @@ final class _ValueObservation: @unchecked Sendable {
 }
 
 #if canImport(Observation)
-/// An observable value takes part in Observation: a read of its
-/// ``ObservableValue/value`` inside `withObservationTracking`, a SwiftUI
-/// view's `body` or an `@Observable` model's computed property is
-/// tracked, and any assignment tells the readers. See
-/// <doc:SwiftUIAndObservation>.
+/// An observable value takes part in Observation, on macOS 14, iOS 17,
+/// tvOS 17, watchOS 10, visionOS 1 and later, and on Linux.
+///
+/// A read of its ``ObservableValue/value`` inside `withObservationTracking`,
+/// a SwiftUI view's `body` or an `@Observable` model's computed property is
+/// tracked; only `value` is. Any assignment of `value`, and
+/// ``ObservableValue/set(_:isolation:)``, from any isolation, tells the
+/// readers once the new value is stored. Subscribing with a closure is not
+/// a read. See <doc:SwiftUIAndObservation>.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension ObservableValue: Observable {}
 #endif

@@ -36,10 +36,11 @@
 ///
 /// # SwiftUI and Observation
 ///
-/// Where the platform has Observation (iOS 17, macOS 14 and later; Linux),
-/// an observable value is `Observable`: a SwiftUI view that reads ``value``
-/// in its `body` is updated when it changes, from any isolation. See
-/// <doc:SwiftUIAndObservation>.
+/// Where the platform has Observation (iOS 17, macOS 14, tvOS 17,
+/// watchOS 10, visionOS 1 and later; Linux), an observable value is
+/// `Observable`: a SwiftUI view that reads ``value`` in its `body` is
+/// updated when it changes, from any isolation. Before those, a read is not
+/// tracked: subscribe instead. See <doc:SwiftUIAndObservation>.
 public final class ObservableValue<Value> {
   // The assignments and the subscriptions are inlinable, so that a client's
   // module specializes them for its value: run unspecialized, each would
@@ -62,9 +63,14 @@ public final class ObservableValue<Value> {
   /// Setting it calls every observer with the old and the
   /// new value.
   ///
-  /// Where the platform has Observation (macOS 14, iOS 17 and later; Linux),
-  /// a read is tracked, as an `@Observable` model's properties are: a
-  /// SwiftUI view whose `body` reads it is updated when it changes. See
+  /// Where the platform has Observation (macOS 14, iOS 17, tvOS 17,
+  /// watchOS 10, visionOS 1 and later; Linux), a read is tracked, as an
+  /// `@Observable` model's properties are: a SwiftUI view whose `body` reads
+  /// it is updated when it changes. An assignment, or ``set(_:isolation:)``,
+  /// from any isolation, tells the readers once the new value is stored,
+  /// before the observers on the isolation that assigns hear the change:
+  /// a tracking's `onChange` that reads the value reads the new one (an
+  /// `@Observable` property tells its readers before it changes). See
   /// <doc:SwiftUIAndObservation>.
   @inlinable
   public var value: Value {
@@ -106,7 +112,13 @@ public final class ObservableValue<Value> {
   ///
   /// Observation's readers, if the value was ever read, are told after the
   /// value is stored, with no lock held (`willSet`, then `didSet`), and then
-  /// the observers hear the change.
+  /// the observers on this isolation hear the change; those on other actors
+  /// may hear it meanwhile. Told after the store, a reader that reads again
+  /// when told (as SwiftUI does) reads the new value, whatever thread
+  /// assigned. Were `willSet` called before the store, as an `@Observable`
+  /// property's is, a view told on the main thread could read the old value
+  /// again before another thread stored the new one, track that read, and
+  /// show the old value until the next change.
   @inlinable
   func assign(_ newValue: Value, from isolation: (any Actor)?) {
     var change = (old: newValue, new: newValue)
