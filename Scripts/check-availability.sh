@@ -8,9 +8,15 @@
 # It builds, once, a stand-in macOS SDK in the build folder from this Linux
 # toolchain's own standard library interfaces, which carry the Apple
 # availability of every standard library, concurrency and Observation API,
-# plus the few Darwin lock functions the library calls. (The library uses
-# Observation only behind `#available`, where the platform has it.) The compiler then enforces the
-# deployment target. Fails on any error or warning.
+# plus the few Darwin lock functions the library calls. The compiler then
+# enforces the deployment target. Fails on any error or warning.
+#
+# With Observation in the stand-in, `canImport(Observation)` holds, so the
+# check proves that the library's Observation code (ObservableValue's
+# registrar and its `Observable` conformance) compiles for macOS 10.15 only
+# behind `#available` and `@available`. The stand-in is rebuilt when its list
+# of modules changes: one built before Observation was added would make that
+# part of the check pass without checking anything.
 #
 #   Scripts/check-availability.sh            # macOS 10.15
 #   Scripts/check-availability.sh 10.14      # another deployment target
@@ -21,10 +27,11 @@ target="x86_64-apple-macos${1:-10.15}"
 sdk="$(pwd)/.build/apple-sdk-stand-in"
 swift_lib=$(dirname "$(dirname "$(readlink -f "$(command -v swift-frontend)")")")/lib/swift
 
-if [ ! -f "$sdk/.done" ]; then
+modules="Swift _Concurrency Synchronization Observation"
+if [ "$(cat "$sdk/.done" 2>/dev/null)" != "$modules" ]; then
   rm -rf "$sdk"
   mkdir -p "$sdk/usr/lib/swift" "$sdk/usr/include/darwin" "$sdk/interfaces"
-  for module in Swift _Concurrency Synchronization Observation; do
+  for module in $modules; do
     mkdir -p "$sdk/usr/lib/swift/$module.swiftmodule"
     # Retarget the Linux interface at macOS; drop what only Linux has.
     sed -E "s/-target x86_64-unknown-linux-gnu/-target x86_64-apple-macos10.13/g; s/@backDeployed\(before: [^)]*\)//g; s/^import Glibc$//; s/_swift_stdlib_gettid\(\)/0/g; s/let selfId = 0$/let selfId: UInt32 = 0/" \
@@ -49,7 +56,7 @@ typedef struct os_unfair_lock_s { uint32_t _os_unfair_lock_opaque; } os_unfair_l
 void os_unfair_lock_lock(os_unfair_lock_t lock) __attribute__((availability(macos,introduced=10.12)));
 void os_unfair_lock_unlock(os_unfair_lock_t lock) __attribute__((availability(macos,introduced=10.12)));
 HEADER
-  touch "$sdk/.done"
+  echo "$modules" > "$sdk/.done"
 fi
 
 # The library's C target, as a module the type-check can import.
