@@ -926,15 +926,19 @@ struct DeliveryModelSnippetTests {
 
 // MARK: SwiftUI and Observation
 
+final class MusicPlayer: Sendable {
+  let volume = ObservableValue(0.5)
+}
+
 #if canImport(SwiftUI)
 import SwiftUI
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-struct SpeakerView: View {
-  let volume: ObservableValue<Double>
+struct VolumeView: View {
+  let player: MusicPlayer
 
   var body: some View {
-    Text("Volume \(Int(volume.value * 100))%")
+    Text("Volume \(Int(player.volume.value * 100))%")
   }
 }
 #endif
@@ -959,28 +963,31 @@ final class SpeakerModel {
 @Observable
 final class StatusModel {
   private(set) var lines: [String] = []
+  @ObservationIgnored private var subscription: Subscription?
 
   init(status: Event<String>) {
-    status.observe(self) { model, line in model.lines.append(line) }
+    subscription = status.observe { [weak self] line in
+      self?.lines.append(line)
+    }
   }
 }
 
 @Suite("Documentation snippets: SwiftUI and Observation")
 struct ObservationSnippetTests {
   @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-  @Test("A model's property that reads a value is tracked; an assignment tells the tracking")
+  @Test("A model's property that reads a value is tracked; onChange reads the new value")
   func trackedModel() {
     let output = printed {
-      let volume = ObservableValue(0.5)
-      let model = SpeakerModel(volume: volume)
+      let player = MusicPlayer()
+      let model = SpeakerModel(volume: player.volume)
       withObservationTracking {
         print("percent", model.percent)  // percent 50
       } onChange: {
-        print("changed")
+        print("changed to", player.volume.value)
       }
-      volume.value = 0.7  // changed
+      player.volume.value = 0.7  // changed to 0.7
     }
-    #expect(output == ["percent 50", "changed"])
+    #expect(output == ["percent 50", "changed to 0.7"])
   }
 
   @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
@@ -988,18 +995,24 @@ struct ObservationSnippetTests {
   @Test("A view model subscribed to an event hears it on the main actor, and tracks it")
   func statusModel() async {
     let status = EventSender<String>()
-    let model = StatusModel(status: status.event)
     let changes = Locked(0)
-    withObservationTracking {
-      _ = model.lines
-    } onChange: {
-      changes.withLock { $0 += 1 }
+    weak var released: StatusModel?
+    do {
+      let model = StatusModel(status: status.event)
+      released = model
+      withObservationTracking {
+        _ = model.lines
+      } onChange: {
+        changes.withLock { $0 += 1 }
+      }
+      status.send("connected")
+      await Task.detached { status.send("syncing") }.value
+      await waitForDeliveries()
+      #expect(model.lines == ["connected", "syncing"])
+      #expect(changes.withLock { $0 } == 1)
     }
-    status.send("connected")
-    await Task.detached { status.send("syncing") }.value
-    await waitForDeliveries()
-    #expect(model.lines == ["connected", "syncing"])
-    #expect(changes.withLock { $0 } == 1)
+    #expect(released == nil, "the subscription does not keep the model")
+    #expect(status.hasObservers == false, "the model's subscription ended with it")
   }
 }
 #endif
