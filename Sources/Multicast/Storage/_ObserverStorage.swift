@@ -6,7 +6,7 @@
 // Storage/: the registrations, in order, behind every face.
 //  1. This file: what the storage is, its state, and the one way to change
 //     it (`withLockedState`, or `mutate`, which releases what a change
-//     drops after unlocking).
+//     drops after unlocking: _ObserverStorage+Garbage).
 //  2. _ObserverEntry, _EntryStamp, _Registration: one registration's parts.
 //  3. _BufferLayout, _ObserverBuffer (+Entries, +Readers): where
 //     registrations live, and who reads them.
@@ -33,12 +33,14 @@
 // Faces/: the public types.
 // 12. MulticastDelegate (+Registration, +Broadcast, +Async, +Actors,
 //     _QueuedBroadcasts): the protocol face on a keyed registry.
-// 13. _EventCore (+Sending, +Delivering, +Current, +Notices): the closure
-//     faces' registry, its lanes (one destination per isolation with
-//     subscriptions), a send's common case and general one, the delivery of
-//     queued work, a current value queued for one new subscription, and the
-//     owner's notices; then EventSender, Event (+Once), ObservableValue
-//     (+Current), Subscription.
+// 13. _EventCore (+Sending, +Delivering, +Current, +Once, +Notices,
+//     +Derived): the closure faces' registry, its lanes (one destination per
+//     isolation with subscriptions), a send's common case and general one,
+//     the delivery of queued work, a first value (current or replayed)
+//     queued for one new subscription, subscriptions for one value, the
+//     owner's notices, and events derived from others; then EventSender,
+//     Event (+Once, +Values, +Derived), ObservableValue (+Current,
+//     +Observation), Subscription.
 
 /// The registry behind every face of the library: registrations in order, in
 /// a buffer guarded by a lock, with the rules for removing and compacting.
@@ -119,64 +121,6 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     var registrationsSinceSweep = 0
 
     init(buffer: Buffer) { self.buffer = buffer }
-  }
-
-  /// What a mutation drops, released after the lock is: anything whose
-  /// deinitializer may run user code and call back into the storage.
-  ///
-  /// Every mutation makes one and destroys it, so the common cases keep it
-  /// to two words: a single payload dropped (a removal) is kept inline, and
-  /// the rest (a sweep's strong references, more payloads, retired
-  /// buffers) goes to a ``Heap`` made only when needed.
-  struct Garbage: ~Copyable {
-    /// The first payload dropped that is not plain data.
-    var payload: Payload?
-    /// Everything else, if anything else was dropped.
-    private var heap: Heap?
-
-    /// What a mutation drops beyond one payload.
-    final class Heap {
-      /// Strong references taken while telling live entries from dead ones.
-      var objects: [AnyObject] = []
-      /// The payloads after the first.
-      var payloads: [Payload] = []
-      /// Buffers to free, with the entries left in them.
-      var buffers: [Buffer] = []
-
-      deinit {
-        for buffer in buffers { buffer.deallocate() }
-      }
-    }
-
-    /// The heap, made on first use.
-    private var madeHeap: Heap {
-      mutating get {
-        if let heap { return heap }
-        let made = Heap()
-        heap = made
-        return made
-      }
-    }
-
-    /// Keeps `dropped`, to be released after unlocking.
-    mutating func keep(_ dropped: consuming Payload) {
-      if payload == nil { payload = dropped } else { madeHeap.payloads.append(dropped) }
-    }
-
-    /// Keeps a strong reference, to be released after unlocking.
-    mutating func keep(object: consuming AnyObject) {
-      madeHeap.objects.append(object)
-    }
-
-    /// Reserves room for `count` strong references.
-    mutating func reserveObjects(_ count: Int) {
-      madeHeap.objects.reserveCapacity(count)
-    }
-
-    /// Keeps `buffer`, to be freed after unlocking.
-    mutating func keep(buffer: Buffer) {
-      madeHeap.buffers.append(buffer)
-    }
   }
 
   /// Creates an empty storage.

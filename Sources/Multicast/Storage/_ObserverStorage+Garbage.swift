@@ -1,0 +1,62 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+extension _ObserverStorage {
+  /// What a mutation drops, released after the lock is: anything whose
+  /// deinitializer may run user code and call back into the storage.
+  ///
+  /// Every mutation makes one and destroys it, so the common cases keep it
+  /// to two words: a single payload dropped (a removal) is kept inline, and
+  /// the rest (a sweep's strong references, more payloads, retired
+  /// buffers) goes to a ``Heap`` made only when needed.
+  struct Garbage: ~Copyable {
+    /// The first payload dropped that is not plain data.
+    var payload: Payload?
+    /// Everything else, if anything else was dropped.
+    private var heap: Heap?
+
+    /// What a mutation drops beyond one payload.
+    final class Heap {
+      /// Strong references taken while telling live entries from dead ones.
+      var objects: [AnyObject] = []
+      /// The payloads after the first.
+      var payloads: [Payload] = []
+      /// Buffers to free, with the entries left in them.
+      var buffers: [Buffer] = []
+
+      deinit {
+        for buffer in buffers { buffer.deallocate() }
+      }
+    }
+
+    /// The heap, made on first use.
+    private var madeHeap: Heap {
+      mutating get {
+        if let heap { return heap }
+        let made = Heap()
+        heap = made
+        return made
+      }
+    }
+
+    /// Keeps `dropped`, to be released after unlocking.
+    mutating func keep(_ dropped: consuming Payload) {
+      if payload == nil { payload = dropped } else { madeHeap.payloads.append(dropped) }
+    }
+
+    /// Keeps a strong reference, to be released after unlocking.
+    mutating func keep(object: consuming AnyObject) {
+      madeHeap.objects.append(object)
+    }
+
+    /// Reserves room for `count` strong references.
+    mutating func reserveObjects(_ count: Int) {
+      madeHeap.objects.reserveCapacity(count)
+    }
+
+    /// Keeps `buffer`, to be freed after unlocking.
+    mutating func keep(buffer: Buffer) {
+      madeHeap.buffers.append(buffer)
+    }
+  }
+}
