@@ -1,6 +1,8 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+import _MulticastAtomics
+
 /// A handle on one subscription to an ``Event`` or an ``ObservableValue``.
 ///
 /// How long a subscription lasts depends on how it was made:
@@ -25,7 +27,19 @@
 /// Subscriptions compare by identity. A `Subscription` is `Sendable`: keep
 /// it, cancel it or release it on any actor or thread, even in the
 /// nonisolated `deinit` of a main-actor class.
-public final class Subscription: Hashable, Sendable {
+public final class Subscription: Hashable, @unchecked Sendable {
+  // @unchecked Sendable: `ended` is read and written only atomically, at
+  // its address (see `endedFlag`); the other stored properties are
+  // immutable, or a weak reference, which the runtime makes thread-safe.
+  // The cancellation tests cancel and release subscriptions from many
+  // threads while others send, under ThreadSanitizer.
+
+  /// Whether the subscription was ended through this handle: 1 once
+  /// ``cancel(isolation:)`` has returned. Declared first, so that it lies at
+  /// the start of the object's stored properties, where ``endedFlag``
+  /// finds it; accessed only atomically there.
+  private var ended: UInt64 = 0
+
   /// How long a subscription lasts unless it is cancelled.
   enum Lifetime: Sendable {
     /// Until this `Subscription` is released: a closure subscription.
@@ -45,6 +59,9 @@ public final class Subscription: Hashable, Sendable {
     self.source = source
     self.registration = registration
     self.lifetime = lifetime
+    withUnsafeMutablePointer(to: &ended) {
+      assert($0 == endedFlag, "`ended` is not the first stored property of Subscription")
+    }
   }
 
   /// Ends the subscription, from any isolation.
@@ -57,7 +74,19 @@ public final class Subscription: Hashable, Sendable {
   /// - Parameter isolation: The caller's isolation; leave the default.
   /// - Complexity: O(log n), where n is the number of subscriptions.
   public func cancel(isolation: isolated (any Actor)? = #isolation) {
+    // The flag is set once the registration has ended, not before: a
+    // cancel that finds it set returns after that end, as if it had ended
+    // the subscription itself. Two cancels that race both end it, which is
+    // harmless: ending it again does nothing.
+    guard _multicast_load_acquire(endedFlag) == 0 else { return }
     source?.unsubscribe(registration, from: isolation)
+    _multicast_store_release(endedFlag, 1)
+  }
+
+  /// The address of ``ended``: the first stored property, which the
+  /// standard library locates as `ManagedBuffer` locates its header.
+  private var endedFlag: UnsafeMutablePointer<UInt64> {
+    _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: UInt64.self)
   }
 
   /// Adds the subscription to `set`, which then keeps it alive.
@@ -85,7 +114,8 @@ public final class Subscription: Hashable, Sendable {
   }
 
   deinit {
-    if lifetime == .untilReleased {
+    // A subscription cancelled already is not looked up again.
+    if lifetime == .untilReleased, _multicast_load_acquire(endedFlag) == 0 {
       source?.unsubscribe(registration, from: nil)
     }
   }

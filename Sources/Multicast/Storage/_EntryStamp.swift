@@ -16,8 +16,8 @@ struct _EntryStamp {
   init(rawValue: UInt64) { self.rawValue = rawValue }
 
   init(sequence: UInt64) {
-    precondition(sequence < 1 << 62, "more registrations than a storage can number")
-    rawValue = sequence << 2
+    precondition(sequence < 1 << 61, "more registrations than a storage can number")
+    rawValue = sequence << 3
   }
 
   /// The entry was removed: broadcasts skip it.
@@ -27,9 +27,13 @@ struct _EntryStamp {
   /// to that buffer, where later removals are marked.
   @usableFromInline
   static var movedFlag: UInt64 { 2 }
+  /// The removed entry's payload was released already, and replaced by a
+  /// placeholder whose destruction runs no user code: compaction destroys
+  /// it in place, under the lock, rather than keeping it to release after.
+  static var releasedFlag: UInt64 { 4 }
 
   @usableFromInline
-  var sequence: UInt64 { rawValue >> 2 }
+  var sequence: UInt64 { rawValue >> 3 }
   /// Whether the entry is registered and not moved: whether a broadcast
   /// calls it (if its object is alive).
   @inlinable
@@ -38,6 +42,7 @@ struct _EntryStamp {
   var isRemoved: Bool { rawValue & Self.removedFlag != 0 }
   @usableFromInline
   var isMoved: Bool { rawValue & Self.movedFlag != 0 }
+  var isReleased: Bool { rawValue & Self.releasedFlag != 0 }
 
   func adding(_ flag: UInt64) -> _EntryStamp { _EntryStamp(rawValue: rawValue | flag) }
 }

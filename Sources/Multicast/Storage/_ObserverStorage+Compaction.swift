@@ -143,15 +143,16 @@ extension _ObserverStorage.State {
   /// Ends the registration at `position` of `buffer`, which stays
   /// uninitialized there.
   ///
-  /// Its payload, unless it is plain data, is released after the lock is: a
-  /// handler's captures may run user code when they go.
+  /// Its payload, unless it is plain data or a placeholder that replaced a
+  /// payload released earlier, is released after the lock is: a handler's
+  /// captures may run user code when they go.
   private static func drop(
     _ position: Int, of buffer: _ObserverStorage.Buffer,
     _ garbage: inout _ObserverStorage.Garbage
   ) {
     // Destroying a weak reference runs no user code.
     buffer.entry(at: position).deinitialize(count: 1)
-    if _isPOD(Payload.self) {
+    if _isPOD(Payload.self) || buffer.stamp(at: position).isReleased {
       buffer.payload(at: position).deinitialize(count: 1)
     } else {
       garbage.keep(buffer.payload(at: position).move())

@@ -46,6 +46,10 @@ extension _ObserverStorage.State where Index == _Unindexed {
   /// With a broadcast under way (on another thread, or the one whose handler
   /// ended the subscription), the payload stays until compaction: a reader
   /// may be reading it.
+  ///
+  /// Destroying `placeholder` must run no user code: the entry's stamp says
+  /// that its payload was released, and compaction destroys the placeholder
+  /// with the lock held rather than making room for it in the garbage.
   mutating func releasePayload(
     at position: Int, replacingWith placeholder: Payload,
     _ garbage: inout _ObserverStorage.Garbage
@@ -53,6 +57,7 @@ extension _ObserverStorage.State where Index == _Unindexed {
     guard !_isPOD(Payload.self), buffer.readerCount == 0 else { return }
     garbage.keep(buffer.payload(at: position).move())
     buffer.payload(at: position).initialize(to: placeholder)
+    buffer.setStamp(buffer.stamp(at: position).adding(_EntryStamp.releasedFlag), at: position)
   }
 
   /// Removes every registration held by `object`.

@@ -26,6 +26,9 @@ extension _ObserverStorage.State {
       let stamp = buffer.stamp(at: position)
       precondition(!stamp.isMoved, "entry \(position) of the current buffer is flagged moved")
       precondition(
+        stamp.isRemoved || !stamp.isReleased,
+        "entry \(position) is registered, but its payload was released")
+      precondition(
         previous.map { $0 < stamp.sequence } ?? true, "sequences out of order at \(position)")
       precondition(stamp.sequence < nextSequence, "a sequence number from the future")
       previous = stamp.sequence
