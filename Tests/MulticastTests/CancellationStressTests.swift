@@ -124,7 +124,7 @@ struct CancellationStressTests {
     // others on both sides of those that come and go.
     let staying = (0..<10).map { _ in event.observe { _ in } }
 
-    async let sending: Void = onNewThread {
+    async let producer: Void = onNewThread {
       var value = 0
       while !progress.isDone.withLock({ $0 }) {
         progress.started.withLock { $0 = value }
@@ -142,7 +142,7 @@ struct CancellationStressTests {
       progress.isDone.withLock { $0 = true }
       return windows
     }
-    await sending
+    await producer
 
     #expect(windows.count == subscribers * rounds)
     let problems = windows.enumerated().flatMap { number, window in
@@ -165,7 +165,7 @@ struct CancellationStressTests {
     let lateCalls = Locked(0)
     var heardAny = 0
 
-    async let sending: Void = onNewThread {
+    async let producer: Void = onNewThread {
       var value = 0
       while !progress.isDone.withLock({ $0 }) {
         sender.send(value)
@@ -188,7 +188,7 @@ struct CancellationStressTests {
     }
     // Give whatever was still queued its turn on the main actor.
     progress.isDone.withLock { $0 = true }
-    await sending
+    await producer
     await waitForDeliveries()
 
     #expect(lateCalls.withLock { $0 } == 0)
