@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Copyright (c) 2026 the swift-multicast authors.
 # Licensed under the Apache License, Version 2.0; see LICENSE.
-# Counts the instructions of one operation of each case of the Benchmarks
-# package's Instructions executable: callgrind runs it with K and 2K
-# repetitions, and the difference over K is one operation with the set-up
-# counted out. Instruction counts do not drift with the load of a shared
+# Counts the instructions and heap allocations of one operation of each case
+# of the Benchmarks package's Instructions executable: callgrind runs it with
+# K and 2K repetitions, and the difference over K is one operation with the
+# set-up counted out. Instruction counts do not drift with the load of a shared
 # machine, as times do. callgrind cannot read the debug information Swift
 # writes, so it runs a stripped copy of the release binary.
 #
@@ -25,15 +25,29 @@ if [ ${#cases[@]} -eq 0 ]; then
   mapfile -t cases < <("$stripped" --list)
 fi
 
+profile="$(dirname "$stripped")/callgrind.out"
+
+# Prints the instructions callgrind collected and the calls to the C
+# allocator (malloc, calloc, realloc, posix_memalign) it saw.
 count() {
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$stripped" "$1" "$2" 2>&1 \
-    | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+  local instructions
+  instructions=$(valgrind --tool=callgrind --compress-strings=no --compress-pos=no \
+    --callgrind-out-file="$profile" "$stripped" "$1" "$2" 2>&1 \
+    | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+  local allocations
+  allocations=$(awk '
+    /^cfn=/ { allocator = ($0 ~ /^cfn=(malloc|calloc|realloc|posix_memalign)$/) }
+    /^calls=/ && allocator { total += $1 == "" ? 0 : substr($1, 7) }
+    END { print total + 0 }' "$profile")
+  echo "$instructions $allocations"
 }
 
-echo "Instructions per operation (callgrind, release, stripped; K=$k, (I(2K) - I(K)) / K)"
-printf '%-28s %10s\n' case instructions
+echo "Per operation (callgrind, release, stripped; K=$k, (count(2K) - count(K)) / K)"
+printf '%-28s %12s %12s\n' case instructions allocations
 for name in "${cases[@]}"; do
-  once=$(count "$name" "$k")
-  twice=$(count "$name" $((2 * k)))
-  printf '%-28s %10d\n' "$name" $(((twice - once) / k))
+  read -r once once_allocations < <(count "$name" "$k")
+  read -r twice twice_allocations < <(count "$name" $((2 * k)))
+  printf '%-28s %12d %12s\n' "$name" $(((twice - once) / k)) \
+    "$(awk -v a="$once_allocations" -v b="$twice_allocations" -v k="$k" \
+      'BEGIN { printf "%.2f", (b - a) / k }')"
 done

@@ -164,12 +164,18 @@ struct CancellationStressTests {
     let progress = SendProgress()
     let lateCalls = Locked(0)
     var heardAny = 0
+    // Signalled once a round: the producer then sends a burst of values.
+    let round = DispatchSemaphore(value: 0)
 
     async let producer: Void = onNewThread {
       var value = 0
-      while !progress.isDone.withLock({ $0 }) {
-        sender.send(value)
-        value += 1
+      while true {
+        round.wait()
+        if progress.isDone.withLock({ $0 }) { return }
+        for _ in 0..<50 {
+          sender.send(value)
+          value += 1
+        }
       }
     }
     for _ in 0..<200 {
@@ -180,6 +186,7 @@ struct CancellationStressTests {
         received.append(value)
       }
       // Let values queue up for the main actor, and some be delivered.
+      round.signal()
       for _ in 0..<3 { await Task.yield() }
       subscription.cancel()
       isCancelled = true
@@ -188,6 +195,7 @@ struct CancellationStressTests {
     }
     // Give whatever was still queued its turn on the main actor.
     progress.isDone.withLock { $0 = true }
+    round.signal()
     await producer
     await waitForDeliveries()
 

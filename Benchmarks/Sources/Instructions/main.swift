@@ -16,6 +16,7 @@ import Foundation
 import Multicast
 import Observation
 import OpenCombine
+import Synchronization
 
 /// Keeps the optimizer from dropping the work.
 @inline(never)
@@ -136,6 +137,46 @@ let cases: [String: (Int) -> Void] = [
   // captures an object weakly, as a view model's does.
   "subscribe-cancel-10": { subscribeAndCancel(present: 10, repetitions: $0) },
   "subscribe-cancel-1000": { subscribeAndCancel(present: 1_000, repetitions: $0) },
+  // The same on the main actor: subscribed, cancelled and sent there.
+  "subscribe-cancel-main-10": { repetitions in
+    MainActor.assumeIsolated {
+      subscribeAndCancelOnMainActor(present: 10, repetitions: repetitions)
+    }
+  },
+  // The target form, whose subscription lasts while its target lives,
+  // cancelled early.
+  "subscribe-cancel-target-10": { repetitions in
+    let sender = EventSender<Int>()
+    let counter = Counter()
+    let others = (0..<10).map { _ in sender.event.observe { [weak counter] in counter?.tick($0) } }
+    for _ in 0..<repetitions {
+      let subscription = sender.event.observe(counter) { counter, value in counter.tick(value) }
+      subscription.cancel()
+    }
+    consume((others, counter))
+  },
+  // The actor form, on an actor (entered once, from a task the main thread
+  // waits for).
+  "subscribe-cancel-actor-10": { repetitions in
+    let done = DispatchSemaphore(value: 0)
+    let actor = SubscribingActor()
+    Task.detached {
+      await actor.subscribeAndCancel(present: 10, repetitions: repetitions)
+      done.signal()
+    }
+    done.wait()
+  },
+  // An observable value's observer of old and new values.
+  "value-observe-cancel-10": { repetitions in
+    let value = ObservableValue(0)
+    let counter = Counter()
+    let others = (0..<10).map { _ in value.observe { [weak counter] _, new in counter?.tick(new) } }
+    for _ in 0..<repetitions {
+      let subscription = value.observe { [weak counter] _, new in counter?.tick(new) }
+      subscription.cancel()
+    }
+    consume((others, counter))
+  },
   "opencombine-sink-cancel-10": { repetitions in
     let subject = PassthroughSubject<Int, Never>()
     let counter = Counter()
@@ -208,6 +249,49 @@ func subscribeAndCancel(present: Int, repetitions: Int) {
     subscription.cancel()
   }
   consume((others, counter))
+}
+
+/// ``subscribeAndCancel(present:repetitions:)`` on the main actor.
+@MainActor
+func subscribeAndCancelOnMainActor(present: Int, repetitions: Int) {
+  let sender = EventSender<Int>()
+  let counter = Counter()
+  let others = (0..<present).map { _ in sender.event.observe { [weak counter] in counter?.tick($0) }
+  }
+  for _ in 0..<repetitions {
+    let subscription = sender.event.observe { [weak counter] in counter?.tick($0) }
+    subscription.cancel()
+  }
+  consume((others, counter))
+}
+
+/// An actor that subscribes itself with the actor form.
+actor SubscribingActor {
+  private var total = 0
+
+  /// Subscribes with the actor form and cancels, `repetitions` times with
+  /// `present` other subscriptions.
+  func subscribeAndCancel(present: Int, repetitions: Int) {
+    let sender = EventSender<Int>()
+    let counter = SendableCounter()
+    let others = (0..<present).map { _ in
+      sender.event.observe { [weak counter] in counter?.tick($0) }
+    }
+    for _ in 0..<repetitions {
+      let subscription = sender.event.observe(actor: self) { [weak counter] _, value in
+        counter?.tick(value)
+      }
+      subscription.cancel()
+    }
+    consume((others, counter))
+  }
+}
+
+/// A counter that any isolation may tick.
+final class SendableCounter: Sendable {
+  let total = Atomic<Int>(0)
+
+  func tick(_ value: Int) { total.add(value, ordering: .relaxed) }
 }
 
 /// Broadcasts `repetitions` times to `count` observers.

@@ -34,10 +34,12 @@ public final class Subscription: Hashable, @unchecked Sendable {
   // The cancellation tests cancel and release subscriptions from many
   // threads while others send, under ThreadSanitizer.
 
-  /// Whether the subscription was ended through this handle: 1 once
-  /// ``cancel(isolation:)`` has returned. Declared first, so that it lies at
-  /// the start of the object's stored properties, where ``endedFlag``
-  /// finds it; accessed only atomically there.
+  /// Whether the subscription was ended through this handle.
+  ///
+  /// It is 1 once ``cancel(isolation:)`` has ended the registration.
+  /// Declared first, so that it lies at the start of the object's stored
+  /// properties, where ``endedFlag`` finds it; accessed only atomically
+  /// there.
   private var ended: UInt64 = 0
 
   /// How long a subscription lasts unless it is cancelled.

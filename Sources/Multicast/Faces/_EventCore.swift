@@ -20,6 +20,34 @@ protocol _SubscriptionSource: AnyObject, Sendable {
 @usableFromInline
 typealias _EventHandler = (AnyObject, UnsafeRawPointer) -> Void
 
+/// A handler isolated to its target, an actor, as the actor form of
+/// subscribing takes it.
+@usableFromInline
+struct _IsolatedHandler<Target: Actor> {
+  @usableFromInline
+  let call: (isolated Target, UnsafeRawPointer) -> Void
+
+  @inlinable
+  init(_ call: @escaping (isolated Target, UnsafeRawPointer) -> Void) { self.call = call }
+
+  /// The handler as an ``_EventHandler``, to be called with its target,
+  /// only on the target's isolation: the subscription is made there.
+  ///
+  /// A struct holding either closure is laid out alike: a function that
+  /// takes one class reference and a pointer, and its context.
+  @inlinable
+  var unisolated: _EventHandler {
+    unsafeBitCast(self, to: _UnisolatedHandler.self).call
+  }
+}
+
+/// What an ``_IsolatedHandler`` is cast to.
+@usableFromInline
+struct _UnisolatedHandler {
+  @usableFromInline
+  let call: _EventHandler
+}
+
 /// One subscription's payload: its handler, and the isolation it was made
 /// from, where the handler runs.
 struct _Subscriber {
@@ -147,30 +175,38 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   ) -> _Registration {
     let key = _IsolationKey(isolation)
     let subscriber = _Subscriber(isolation: key, handler: handler)
-    // Made before locking: making the destination of an actor takes the
-    // registry's lock.
-    let lane = isolation.map { _Destination.of($0) }
-    // The caller holds `object`, so the event has a live registration now.
-    let (registration, outcome) = storage.mutate { state, garbage in
-      let laneIndex: Int
-      switch lanes.firstIndex(where: { $0.key == key }) {
-      case nil:
-        lanes.append(lane ?? _Destination(actor: nil))
-        laneIndex = lanes.count - 1
-      case let index? where lanes[index].isOrphaned:
-        // The lane of a dead actor whose identity this one now has (only
-        // an actor's lane can be orphaned, so `lane` is that actor's).
-        if let lane { lanes[index] = lane }
-        laneIndex = index
-      case let index?:
-        laneIndex = index
+    // The destination of an actor is looked up only when the event has no
+    // lane for it yet, and outside the critical section: the lookup takes
+    // the registry's lock, which is never taken inside the storage's.
+    var lane: _Destination? = nil
+    while true {
+      let registered = storage.mutate {
+        state, garbage -> (_Registration, _OccupancyNotices.Outcome)? in
+        let laneIndex: Int
+        switch lanes.firstIndex(where: { $0.key == key }) {
+        case let index? where !lanes[index].isOrphaned:
+          laneIndex = index
+        case let index?:
+          // The lane of a dead actor whose identity this one now has (only
+          // an actor's lane can be orphaned).
+          guard let lane else { return nil }
+          lanes[index] = lane
+          laneIndex = index
+        case nil:
+          if isolation != nil && lane == nil { return nil }
+          lanes.append(lane ?? _Destination(actor: nil))
+          laneIndex = lanes.count - 1
+        }
+        let registration = state.append(object, payload: subscriber, &garbage)
+        registered(registration, laneIndex)
+        return (registration, notices.record(isOccupied: true))
       }
-      let registration = state.append(object, payload: subscriber, &garbage)
-      registered(registration, laneIndex)
-      return (registration, notices.record(isOccupied: true))
+      if let (registration, outcome) = registered {
+        notifyOwner(outcome, from: isolation)
+        return registration
+      }
+      lane = _Destination.of(isolation)
     }
-    notifyOwner(outcome, from: isolation)
-    return registration
   }
 
   /// Ends `registration`, if it has not ended.
