@@ -214,11 +214,14 @@ public final class ObservableValue<Value> {
     _ handler: @escaping (isolated Target, _ old: Value, _ new: Value) -> Void
   ) -> Subscription {
     // As in `Event.observe(actor:_:)`: the handler runs only on
-    // `target`, the isolation the subscription is made on.
-    let handler = unsafeBitCast(handler, to: ((Target, Value, Value) -> Void).self)
-    return changes.observe(target, isolation: target) { target, change in
-      handler(target, change.old, change.new)
+    // `target`, the isolation the subscription is made on, and is erased
+    // through a struct.
+    nonisolated(unsafe) let handler = handler
+    let deliver = _IsolatedHandler<Target> { target, change in
+      let change = change.assumingMemoryBound(to: (old: Value, new: Value).self)
+      handler(target, change.pointee.old, change.pointee.new)
     }
+    return core.subscribe(target, from: target, handler: deliver.unisolated)
   }
 
   /// Ends every subscription bound to `target`.
