@@ -10,6 +10,7 @@
 #
 #   Scripts/instructions.sh                 # every case
 #   Scripts/instructions.sh event-send-1 broadcast-1
+#   K=2000 Scripts/instructions.sh delegate-fill-empty-100   # fewer repetitions
 set -euo pipefail
 cd "$(dirname "$0")/../Benchmarks"
 
@@ -19,7 +20,7 @@ binary="$(swift build -c release --show-bin-path)/Instructions"
 stripped="$(mktemp -d)/Instructions"
 strip -o "$stripped" "$binary"
 
-k=20000
+k=${K:-20000}
 cases=("$@")
 if [ ${#cases[@]} -eq 0 ]; then
   mapfile -t cases < <("$stripped" --list)

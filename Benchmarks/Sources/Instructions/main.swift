@@ -191,6 +191,28 @@ let cases: [String: (Int) -> Void] = [
   "delegate-add-remove-10": { addAndRemove(present: 9, repetitions: $0) },
   "delegate-add-remove-100": { addAndRemove(present: 99, repetitions: $0) },
   "delegate-add-remove-100000": { addAndRemove(present: 99_999, repetitions: $0) },
+  // The timed benchmark's shape: a new subject, 100 observers added, then
+  // all removed (one operation here is the 200 of them).
+  "delegate-fill-empty-100": { repetitions in
+    let observers = makeObservers(100)
+    for _ in 0..<repetitions {
+      let delegate = MulticastDelegate<any TickObserver>()
+      for observer in observers { delegate.addObserver(observer) }
+      for observer in observers { delegate.removeObserver(observer) }
+      consume(delegate)
+    }
+    consume(observers)
+  },
+  "dictionary-fill-empty-100": { repetitions in
+    let observers = makeObservers(100)
+    for _ in 0..<repetitions {
+      let design = DictionaryDesign()
+      for observer in observers { design.add(observer) }
+      for observer in observers { design.remove(observer) }
+      consume(design)
+    }
+    consume(observers)
+  },
   "dictionary-add-remove-1": { addAndRemoveInDictionary(present: 0, repetitions: $0) },
   "dictionary-add-remove-10": { addAndRemoveInDictionary(present: 9, repetitions: $0) },
   "dictionary-add-remove-100": { addAndRemoveInDictionary(present: 99, repetitions: $0) },
