@@ -50,9 +50,9 @@ extension Event where Value: Sendable {
     let anchor = StreamAnchor()
     // The continuation may be called anywhere, so the stream subscribes as
     // code isolated to no actor does: each send yields where it runs.
-    _ = core.register(anchor, from: nil) { _, value in
-      continuation.yield(_EventCore<Value>.value(at: value))
-    }
+    _ = core.register(
+      anchor, from: nil,
+      handler: .value { value in continuation.yield(_EventCore<Value>.value(at: value)) })
     continuation.onTermination = { _ in withExtendedLifetime(anchor) {} }
     return stream
   }

@@ -50,7 +50,7 @@ public struct Event<Value> {
   public func observe(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) -> Subscription {
-    core.subscribe(nil, from: isolation) { _, value in handler(_EventCore.value(at: value)) }
+    core.subscribe(nil, from: isolation, handler: _TypedHandler(handler).erased)
   }
 
   /// Calls `handler` with `target` and every value sent, for as long as
@@ -74,10 +74,12 @@ public struct Event<Value> {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, Value) -> Void
   ) -> Subscription {
-    core.subscribe(target, from: isolation) { object, value in
-      // The registration holds `target`, so the object it lends is one.
-      handler(unsafeDowncast(object, to: Target.self), _EventCore.value(at: value))
-    }
+    core.subscribe(
+      target, from: isolation,
+      handler: .bound { object, value in
+        // The registration holds `target`, so the object it lends is one.
+        handler(unsafeDowncast(object, to: Target.self), _EventCore.value(at: value))
+      })
   }
 
   /// Calls `action` on `target` with every value sent, for as long as
@@ -126,7 +128,7 @@ public struct Event<Value> {
   public func observeForever(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) {
-    _ = core.register(core, from: isolation) { _, value in handler(_EventCore.value(at: value)) }
+    _ = core.register(core, from: isolation, handler: _TypedHandler(handler).erased)
   }
 
   /// Ends every subscription bound to `target`.

@@ -28,10 +28,11 @@ extension ObservableValue {
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) -> Subscription {
     // The core's lock, held while `startingWith` runs, guards `stored`.
-    core.subscribe(nil, from: isolation, startingWith: { (old: stored, new: stored) }) {
-      _, change in
-      handler(change.assumingMemoryBound(to: (old: Value, new: Value).self).pointee.new)
-    }
+    core.subscribe(
+      nil, from: isolation, startingWith: { (old: stored, new: stored) },
+      handler: .value { change in
+        handler(change.assumingMemoryBound(to: (old: Value, new: Value).self).pointee.new)
+      })
   }
 
   /// Calls `handler` with `target` and the current value, then with each new
@@ -55,12 +56,13 @@ extension ObservableValue {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, Value) -> Void
   ) -> Subscription {
-    core.subscribe(target, from: isolation, startingWith: { (old: stored, new: stored) }) {
-      object, change in
-      // The registration holds `target`, so the object it lends is one.
-      handler(
-        unsafeDowncast(object, to: Target.self),
-        change.assumingMemoryBound(to: (old: Value, new: Value).self).pointee.new)
-    }
+    core.subscribe(
+      target, from: isolation, startingWith: { (old: stored, new: stored) },
+      handler: .bound { object, change in
+        // The registration holds `target`, so the object it lends is one.
+        handler(
+          unsafeDowncast(object, to: Target.self),
+          change.assumingMemoryBound(to: (old: Value, new: Value).self).pointee.new)
+      })
   }
 }

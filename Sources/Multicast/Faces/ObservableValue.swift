@@ -163,10 +163,12 @@ public final class ObservableValue<Value> {
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (_ old: Value, _ new: Value) -> Void
   ) -> Subscription {
-    core.subscribe(nil, from: isolation) { _, change in
-      let change = change.assumingMemoryBound(to: (old: Value, new: Value).self)
-      handler(change.pointee.old, change.pointee.new)
-    }
+    core.subscribe(
+      nil, from: isolation,
+      handler: .value { change in
+        let change = change.assumingMemoryBound(to: (old: Value, new: Value).self)
+        handler(change.pointee.old, change.pointee.new)
+      })
   }
 
   /// Calls `handler` with `target` and the old and the new value at each
@@ -187,11 +189,13 @@ public final class ObservableValue<Value> {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
   ) -> Subscription {
-    core.subscribe(target, from: isolation) { object, change in
-      // The registration holds `target`, so the object it lends is one.
-      let change = change.assumingMemoryBound(to: (old: Value, new: Value).self)
-      handler(unsafeDowncast(object, to: Target.self), change.pointee.old, change.pointee.new)
-    }
+    core.subscribe(
+      target, from: isolation,
+      handler: .bound { object, change in
+        // The registration holds `target`, so the object it lends is one.
+        let change = change.assumingMemoryBound(to: (old: Value, new: Value).self)
+        handler(unsafeDowncast(object, to: Target.self), change.pointee.old, change.pointee.new)
+      })
   }
 
   /// Calls `handler` on `target`, an actor, with the old and the new value

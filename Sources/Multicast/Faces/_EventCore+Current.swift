@@ -19,7 +19,7 @@ extension _EventCore {
   @usableFromInline
   func subscribe(
     _ target: AnyObject?, from isolation: (any Actor)?, startingWith current: () -> Value,
-    handler: @escaping _EventHandler
+    handler: _Handler
   ) -> Subscription {
     let registration = withoutActuallyEscaping(current) { current in
       register(target ?? self, from: isolation, handler: handler, startingWith: current) { _ in }
@@ -43,7 +43,7 @@ extension _EventCore {
   /// delivered before this returns when the caller runs there with nothing
   /// under way, otherwise queued behind what waits.
   func register(
-    _ object: AnyObject, from isolation: (any Actor)?, handler: @escaping _EventHandler,
+    _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
     startingWith current: (() -> Value)?, registered: (_Registration) -> Void
   ) -> _Registration {
     // The common case handles no `Value`.

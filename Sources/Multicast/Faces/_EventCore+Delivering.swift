@@ -83,12 +83,12 @@ extension _EventCore {
       from: start, where: { $0.pointee.isolation == first || $0.pointee.isolation == second },
       holding: self
     ) { object, subscriber in
-      if subscriber.isolation == first {
+      if subscriber.pointee.isolation == first {
         reached.first = true
       } else {
         reached.second = true
       }
-      subscriber.handler(object, value)
+      subscriber.pointee.handler(object, value)
     }
     return reached
   }

@@ -33,10 +33,9 @@ extension _EventCore {
       // reference, which the handler keeps, is taken from the unowned one.
       let derived = derived
       // Registered without a replayed value: a derived event replays none.
-      let registration = source.register(source, from: nil) { _, value in
-        forward(value, derived)
-      } registered: { _, _ in
-      }
+      let registration = source.register(
+        source, from: nil, handler: .value { value in forward(value, derived) }
+      ) { _, _ in }
       return Subscription(source: source, registration: registration, lifetime: .untilReleased)
     }
     return derived

@@ -7,14 +7,14 @@ extension _EventCore {
   /// once, whoever sends and however many values wait for it.
   @usableFromInline
   func subscribeOnce(
-    _ target: AnyObject?, from isolation: (any Actor)?, handler: @escaping _EventHandler
+    _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
   ) -> Subscription {
     let once = _Once()
     // A subscription's handler runs one call at a time, on its isolation, so
     // a second call can come only after the first has ended the
     // registration, and no walk reaches an ended registration. (The core
     // calls its handlers only while it lives.)
-    let handler: _EventHandler = { [unowned self] object, value in
+    let handler = _Handler.bound { [unowned self] object, value in
       unsubscribe(once.registration, from: nil)
       handler(object, value)
     }

@@ -82,8 +82,12 @@ extension _ObserverStorage {
   /// satisfies `isIncluded`, as ``forEach(from:_:)`` does; the others'
   /// objects are not loaded at all.
   ///
-  /// `isIncluded` gets a pointer to the payload, valid during the call, so
-  /// that it can read one field without copying the rest. A registration
+  /// `isIncluded` and `body` get a pointer to the payload, valid during the
+  /// call, so that they can read what they need in place: a payload stays
+  /// alive while a broadcast reads its buffer (it is released only when no
+  /// broadcast reads the buffer, or copied to a replacing buffer while the
+  /// old one keeps its own until its last reader leaves), so the walk need
+  /// not retain it around the call. A registration
   /// that holds `alive`, an object the caller keeps alive through the call,
   /// gets it lent, without a load of its weak reference, which could only
   /// return it: the object's identity is compared instead. (No other object
@@ -93,7 +97,7 @@ extension _ObserverStorage {
   func forEach(
     from start: _BroadcastCursor<Payload, Index>,
     where isIncluded: (UnsafePointer<Payload>) -> Bool, holding alive: AnyObject,
-    _ body: (_ object: borrowing AnyObject, _ payload: Payload) throws -> Void
+    _ body: (_ object: borrowing AnyObject, _ payload: UnsafePointer<Payload>) throws -> Void
   ) rethrows {
     var cursor = start
     defer { endBroadcast(cursor) }
@@ -103,9 +107,9 @@ extension _ObserverStorage {
       if _fastPath(stamp.isCurrent) {
         if isIncluded(cursor.payloads + cursor.position) {
           if cursor.entries[cursor.position].key == aliveKey {
-            try body(alive, cursor.payloads[cursor.position])
+            try body(alive, cursor.payloads + cursor.position)
           } else if let object = cursor.entries[cursor.position].object {
-            try body(object, cursor.payloads[cursor.position])
+            try body(object, cursor.payloads + cursor.position)
           }
         }
       } else if !stamp.isRemoved {

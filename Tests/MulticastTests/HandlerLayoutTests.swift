@@ -1,0 +1,153 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+import Testing
+
+@testable import Multicast
+
+/// What the forms of subscribing heard, in order, as text.
+private final class LayoutTranscript {
+  var lines: [String] = []
+}
+
+/// Subscribes with every closure form but the actor ones, from code generic
+/// over the value, sends `values` and returns what each form heard.
+///
+/// Generic code passes its closures at their most general abstraction,
+/// where a caller that knows the type may not: both must reach the
+/// subscriber's closure with the value sent.
+private func hearFromGenericCode<Value>(
+  _ values: [Value], describe: @escaping (Value) -> String
+) -> [String] {
+  let sender = EventSender<Value>()
+  let transcript = LayoutTranscript()
+  let owner = LayoutTranscript()
+  let subscriptions = [
+    sender.event.observe { transcript.lines.append("closure " + describe($0)) },
+    sender.event.observe(owner) { _, value in transcript.lines.append("target " + describe(value))
+    },
+    sender.event.observeOnce { transcript.lines.append("once " + describe($0)) },
+  ]
+  sender.event.observeForever { transcript.lines.append("forever " + describe($0)) }
+  for value in values { sender.send(value) }
+  withExtendedLifetime((subscriptions, owner)) {}
+  return transcript.lines
+}
+
+/// What `hearFromGenericCode` returns for `values`, as written out.
+private func expected(_ values: [String]) -> [String] {
+  var lines: [String] = []
+  for (index, value) in values.enumerated() {
+    lines += ["closure " + value, "target " + value]
+    if index == 0 { lines.append("once " + value) }
+    lines.append("forever " + value)
+  }
+  return lines
+}
+
+@Suite("Handlers reach the subscriber's closure with values of every layout")
+struct HandlerLayoutTests {
+  @Test(
+    "The closure, target, once and forever forms, from code that knows the type, hear integers, long strings, large structures, class instances, enumerations, optionals, tuples and nothing as sent"
+  )
+  func concreteCallers() {
+    let transcript = LayoutTranscript()
+    let ints = EventSender<Int>()
+    let strings = EventSender<String>()
+    let readings = EventSender<StationReading>()
+    let tokens = EventSender<ValueToken>()
+    let outcomes = EventSender<ShapeOutcome>()
+    let optionals = EventSender<Int?>()
+    let pairs = EventSender<(Int, String)>()
+    let ticks = EventSender<Void>()
+    let owner = LayoutTranscript()
+    let subscriptions = [
+      ints.event.observe { transcript.lines.append("int \($0)") },
+      strings.event.observe { transcript.lines.append("string \($0)") },
+      readings.event.observe { value in
+        transcript.lines.append(
+          "reading \(value.station) \(value.temperature) \(value.samples) \(value.note ?? "-")")
+      },
+      tokens.event.observe { transcript.lines.append("token \($0.number)") },
+      outcomes.event.observe { transcript.lines.append("outcome \($0)") },
+      optionals.event.observe {
+        transcript.lines.append("optional \($0.map(String.init) ?? "nil")")
+      },
+      pairs.event.observe { number, name in transcript.lines.append("pair \(number) \(name)") },
+      ticks.event.observe { transcript.lines.append("tick") },
+      ints.event.observe(owner) { _, value in transcript.lines.append("target int \(value)") },
+      readings.event.observe(owner) { _, value in
+        transcript.lines.append("target reading \(value.station) \(value.samples)")
+      },
+      strings.event.observeOnce { transcript.lines.append("once string \($0)") },
+    ]
+    readings.event.observeForever { transcript.lines.append("forever reading \($0.temperature)") }
+    let long = "forty-two, and long enough not to fit in a string's inline storage"
+    ints.send(42)
+    strings.send(long)
+    strings.send("again")
+    readings.send(
+      StationReading(station: "LGA", temperature: -3.25, samples: [4, 5, 6], note: "gusty"))
+    tokens.send(ValueToken(7))
+    outcomes.send(.message("done", 3))
+    optionals.send(nil)
+    optionals.send(9)
+    pairs.send((5, "five"))
+    ticks.send()
+    withExtendedLifetime((subscriptions, owner)) {}
+    #expect(
+      transcript.lines == [
+        "int 42", "target int 42",
+        "string \(long)", "once string \(long)",
+        "string again",
+        "reading LGA -3.25 [4, 5, 6] gusty", "target reading LGA [4, 5, 6]",
+        "forever reading -3.25",
+        "token 7",
+        "outcome message(\"done\", 3)",
+        "optional nil", "optional 9",
+        "pair 5 five",
+        "tick",
+      ])
+  }
+
+  @Test("The same forms, from code generic over the value, hear every layout as sent")
+  func genericCallers() {
+    #expect(hearFromGenericCode([1, 2], describe: { "\($0)" }) == expected(["1", "2"]))
+    let long = String(repeating: "long ", count: 8)
+    #expect(hearFromGenericCode([long, "short"], describe: { $0 }) == expected([long, "short"]))
+    let reading = StationReading(station: "JFK", temperature: 2.5, samples: [1, 2], note: nil)
+    #expect(
+      hearFromGenericCode([reading], describe: { "\($0.station) \($0.samples)" })
+        == expected(["JFK [1, 2]"]))
+    #expect(
+      hearFromGenericCode([ValueToken(3), ValueToken(4)], describe: { "\($0.number)" })
+        == expected(["3", "4"]))
+    #expect(
+      hearFromGenericCode([ShapeOutcome.count(2), .none], describe: { "\($0)" })
+        == expected(["count(2)", "none"]))
+    #expect(
+      hearFromGenericCode([Int?.none, 8], describe: { "\($0.map(String.init) ?? "nil")" })
+        == expected(["nil", "8"]))
+    #expect(hearFromGenericCode([()], describe: { _ in "tick" }) == expected(["tick"]))
+  }
+
+  @Test("An observable value's closure forms and its changes hear old and new values as set")
+  func observableValues() {
+    let transcript = LayoutTranscript()
+    let first = StationReading(station: "JFK", temperature: 1.5, samples: [1])
+    let level = ObservableValue(first)
+    let subscriptions = [
+      level.observe { old, new in transcript.lines.append("change \(old.station) \(new.station)") },
+      level.observeValue { transcript.lines.append("value \($0.station) \($0.samples)") },
+      level.changes.observe { change in
+        transcript.lines.append("event \(change.old.samples) \(change.new.samples)")
+      },
+    ]
+    level.value = StationReading(station: "EWR", temperature: 0, samples: [8, 9])
+    withExtendedLifetime(subscriptions) {}
+    #expect(
+      transcript.lines == [
+        "value JFK [1]", "change JFK EWR", "value EWR [8, 9]", "event [1] [8, 9]",
+      ])
+  }
+}
