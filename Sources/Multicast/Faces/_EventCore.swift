@@ -214,6 +214,8 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     self.onLastObserverGone = onLastObserverGone
     hasNotices = onFirstObserver != nil || onLastObserverGone != nil
     self.replaysLatest = replaysLatest
+    // A subscription with no target is held by the core itself.
+    storage.setOwner(self)
   }
 
   /// Registers `handler` for as long as `target` lives or, without a

@@ -8,10 +8,14 @@ extension _ObserverBuffer {
   /// Appends a registration and files it in the index.
   ///
   /// The buffer must not be full.
-  func append(_ object: AnyObject, payload: Payload, stamp: _EntryStamp) {
+  func append(
+    _ object: AnyObject, isOwner: Bool = false, payload: Payload, stamp: _EntryStamp
+  ) {
     let position = count
     precondition(position < capacity, "appending to a full buffer")
-    entry(at: position).initialize(to: _ObserverEntry(object: object))
+    entry(at: position).initialize(
+      to: isOwner
+        ? _ObserverEntry(ownerKey: ObjectIdentifier(object)) : _ObserverEntry(object: object))
     self.payload(at: position).initialize(to: payload)
     stamps[position] = stamp.rawValue
     index.insert(entries[position].key, at: position)

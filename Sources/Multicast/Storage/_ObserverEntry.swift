@@ -28,4 +28,11 @@ struct _ObserverEntry {
     self.object = object
     self.key = ObjectIdentifier(object)
   }
+
+  /// An entry of the storage's owner, whose identity is `key`: it holds no
+  /// weak reference (`object` reads `nil`), since the owner is alive
+  /// whenever its storage is used (see ``_ObserverStorage/setOwner(_:)``).
+  init(ownerKey key: ObjectIdentifier) {
+    self.key = key
+  }
 }

@@ -56,6 +56,10 @@ extension _ObserverStorage {
   }
 
   /// Calls `body` with each live registration from `start` on.
+  ///
+  /// A registration of the storage's owner (see ``setOwner(_:)``) holds no
+  /// weak reference, and is not reached here: walk a storage with an owner
+  /// with ``forEach(from:where:holding:_:)``.
   @inlinable
   func forEach(
     from start: _BroadcastCursor<Payload, Index>,
@@ -92,7 +96,8 @@ extension _ObserverStorage {
   /// gets it lent, without a load of its weak reference, which could only
   /// return it: the object's identity is compared instead. (No other object
   /// can have had that identity since the registration was made: `alive`
-  /// lived all along.)
+  /// lived all along.) In a storage with an owner, pass the owner: its
+  /// registrations hold no weak reference at all.
   @inlinable
   func forEach(
     from start: _BroadcastCursor<Payload, Index>,

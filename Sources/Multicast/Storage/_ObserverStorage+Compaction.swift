@@ -91,10 +91,18 @@ extension _ObserverStorage.State {
   /// after unlocking: releasing one here could run a deinitializer that calls
   /// back into this storage.
   private mutating func removeDead(_ garbage: inout _ObserverStorage.Garbage) {
-    garbage.reserveObjects(buffer.count - tombstones)
     var alive = 0
+    var reserved = false
     for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
-      if let object = buffer.entry(at: position).pointee.object {
+      if isHeldByOwner(position) {
+        alive += 1
+      } else if let object = buffer.entry(at: position).pointee.object {
+        // Room for every entry left, made at the first one that needs it:
+        // a sweep of the owner's registrations alone allocates nothing.
+        if !reserved {
+          garbage.reserveObjects(buffer.count - position)
+          reserved = true
+        }
         garbage.keep(object: object)
         alive += 1
       } else {
@@ -137,6 +145,24 @@ extension _ObserverStorage.State {
     } else {
       // Every reader left since `readerCount` was read.
       garbage.keep(buffer: buffer)
+    }
+  }
+
+  /// Removes the last entry, registered, with no tombstone, and the removed
+  /// entries just before it: no broadcast may read the buffer.
+  ///
+  /// The next registration takes its place. So a subscription ended before
+  /// any made after it, as a view's that appears and goes, costs no
+  /// compaction.
+  mutating func removeLast(_ garbage: inout _ObserverStorage.Garbage) {
+    assert(buffer.readerCount == 0, "removing an entry from a buffer that a broadcast reads")
+    buffer.unfile(at: buffer.count - 1)
+    Self.drop(buffer.count - 1, of: buffer, &garbage)
+    buffer.count -= 1
+    while buffer.count > 0 && buffer.stamp(at: buffer.count - 1).isRemoved {
+      Self.drop(buffer.count - 1, of: buffer, &garbage)
+      buffer.count -= 1
+      tombstones -= 1
     }
   }
 

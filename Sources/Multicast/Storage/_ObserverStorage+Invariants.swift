@@ -33,6 +33,9 @@ extension _ObserverStorage.State {
       precondition(stamp.sequence < nextSequence, "a sequence number from the future")
       previous = stamp.sequence
       if stamp.isRemoved { removed += 1 }
+      precondition(
+        !isHeldByOwner(position) || buffer.entry(at: position).pointee.object == nil,
+        "entry \(position), held by the owner, holds a weak reference")
     }
     precondition(removed == tombstones, "tombstones \(tombstones), flagged entries \(removed)")
     precondition(count == 0 || tombstones * 2 <= count, "buffer left sparse")

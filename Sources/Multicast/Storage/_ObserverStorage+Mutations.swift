@@ -15,10 +15,27 @@ extension _ObserverStorage.State {
   ) -> UInt64 {
     if buffer.isFull { makeRoom(&garbage) }
     let sequence = nextSequence
-    buffer.append(object, payload: payload, stamp: _EntryStamp(sequence: sequence))
+    buffer.append(
+      object, isOwner: ObjectIdentifier(object) == ownerKey, payload: payload,
+      stamp: _EntryStamp(sequence: sequence))
     nextSequence += 1
     registrationsSinceSweep += 1
     return sequence
+  }
+
+  /// Whether the registration at `position` is held by the storage's owner:
+  /// alive whenever the storage is used, with no weak reference to load.
+  func isHeldByOwner(_ position: Int) -> Bool {
+    buffer.entry(at: position).pointee.key == ownerKey
+  }
+
+  /// The object of the registration at `position`, as a strong reference,
+  /// or `nil` if it is gone.
+  ///
+  /// Call with the lock held, and release the result after unlocking.
+  func object(at position: Int) -> AnyObject? {
+    if isHeldByOwner(position), let owner { return owner.takeUnretainedValue() }
+    return buffer.entry(at: position).pointee.object
   }
 
   /// Flags the entry at `position` removed and takes it out of the index.

@@ -30,15 +30,18 @@ extension _ObserverStorage {
     let buffer = state.pointee.buffer
     return withUnsafeTemporaryAllocation(of: AnyObject.self, capacity: buffer.count) { loaded in
       var count = 0
+      var ownerCount = 0
       for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
-        if let object = buffer.entry(at: position).pointee.object {
+        if state.pointee.isHeldByOwner(position) {
+          ownerCount += 1
+        } else if let object = buffer.entry(at: position).pointee.object {
           (loaded.baseAddress! + count).initialize(to: object)
           count += 1
         }
       }
       lock.unlock()
       loaded.baseAddress?.deinitialize(count: count)
-      return count
+      return count + ownerCount
     }
   }
 
@@ -97,7 +100,7 @@ extension _ObserverStorage.State {
   func firstLiveObject(where predicate: (Payload) -> Bool) -> AnyObject? {
     for position in 0..<buffer.count
     where !buffer.stamp(at: position).isRemoved && predicate(buffer.payload(at: position).pointee) {
-      if let object = buffer.entry(at: position).pointee.object { return object }
+      if let object = object(at: position) { return object }
     }
     return nil
   }
@@ -110,7 +113,9 @@ extension _ObserverStorage {
   /// object is a strong reference, released by the caller, after unlocking.
   ///
   /// What a broadcast that awaits each observer reads, one observer at a
-  /// time, so that it holds no lock and no buffer across an await.
+  /// time, so that it holds no lock and no buffer across an await. (It
+  /// reaches no registration of an owner, which a `MulticastDelegate`'s
+  /// storage never has.)
   ///
   /// - Complexity: O(log n), plus the removed or dead registrations skipped.
   @inlinable

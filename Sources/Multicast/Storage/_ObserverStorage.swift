@@ -119,6 +119,11 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     var sweptLive = 0
     /// How many registrations were made since the last sweep.
     var registrationsSinceSweep = 0
+    /// The object that owns the storage, if it said so with
+    /// ``_ObserverStorage/setOwner(_:)``; not retained: it keeps the storage.
+    var owner: Unmanaged<AnyObject>? = nil
+    /// The owner's identity, which its registrations are filed under.
+    var ownerKey: ObjectIdentifier? = nil
 
     init(buffer: Buffer) { self.buffer = buffer }
   }
