@@ -45,6 +45,29 @@ private func expected(_ values: [String]) -> [String] {
   return lines
 }
 
+/// Observes a value from code generic over it with the closure forms, sets
+/// each of `values` and returns what each form heard.
+private func hearChanges<Value>(
+  from first: Value, to values: [Value], describe: @escaping (Value) -> String
+) -> [String] {
+  let transcript = LayoutTranscript()
+  let value = ObservableValue(first)
+  let subscriptions = [
+    value.observe { old, new in transcript.lines.append(describe(old) + " -> " + describe(new)) },
+    value.observeValue { transcript.lines.append("now " + describe($0)) },
+  ]
+  for next in values { value.value = next }
+  withExtendedLifetime(subscriptions) {}
+  return transcript.lines
+}
+
+/// A structure whose size is not a multiple of its alignment, so that the
+/// second of two lies at its stride, not at its size.
+private struct Padded {
+  var wide: Int64
+  var narrow: Int8
+}
+
 @Suite("Handlers reach the subscriber's closure with values of every layout")
 struct HandlerLayoutTests {
   @Test(
@@ -131,6 +154,34 @@ struct HandlerLayoutTests {
     #expect(hearFromGenericCode([()], describe: { _ in "tick" }) == expected(["tick"]))
   }
 
+  @Test(
+    "An observable value's old and new values reach the closure form, from generic code, whatever their size and alignment"
+  )
+  func pairsOfEveryLayout() {
+    #expect(
+      hearChanges(from: 1, to: [2, 3], describe: { "\($0)" })
+        == ["now 1", "1 -> 2", "now 2", "2 -> 3", "now 3"])
+    #expect(
+      hearChanges(from: UInt8(7), to: [9], describe: { "\($0)" }) == ["now 7", "7 -> 9", "now 9"])
+    let long = String(repeating: "long ", count: 8)
+    #expect(
+      hearChanges(from: "a", to: [long], describe: { $0 }) == [
+        "now a", "a -> \(long)", "now \(long)",
+      ])
+    #expect(
+      hearChanges(
+        from: Padded(wide: 1, narrow: 2), to: [Padded(wide: 3, narrow: 4)],
+        describe: { "\($0.wide)/\($0.narrow)" }) == ["now 1/2", "1/2 -> 3/4", "now 3/4"])
+    #expect(
+      hearChanges(from: ShapeOutcome.none, to: [.message("m", 5)], describe: { "\($0)" })
+        == ["now none", "none -> message(\"m\", 5)", "now message(\"m\", 5)"])
+    #expect(
+      hearChanges(from: ValueToken(1), to: [ValueToken(2)], describe: { "\($0.number)" })
+        == ["now 1", "1 -> 2", "now 2"])
+    #expect(
+      hearChanges(from: (), to: [()], describe: { _ in "v" }) == ["now v", "v -> v", "now v"])
+  }
+
   @Test("An observable value's closure forms and its changes hear old and new values as set")
   func observableValues() {
     let transcript = LayoutTranscript()
@@ -144,10 +195,16 @@ struct HandlerLayoutTests {
       },
     ]
     level.value = StationReading(station: "EWR", temperature: 0, samples: [8, 9])
-    withExtendedLifetime(subscriptions) {}
+    let padded = ObservableValue(Padded(wide: 10, narrow: 20))
+    let paddedSubscription = padded.observe { old, new in
+      transcript.lines.append("padded \(old.wide)/\(old.narrow) \(new.wide)/\(new.narrow)")
+    }
+    padded.value = Padded(wide: 30, narrow: 40)
+    withExtendedLifetime((subscriptions, paddedSubscription)) {}
     #expect(
       transcript.lines == [
         "value JFK [1]", "change JFK EWR", "value EWR [8, 9]", "event [1] [8, 9]",
+        "padded 10/20 30/40",
       ])
   }
 }

@@ -74,12 +74,8 @@ public struct Event<Value> {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, Value) -> Void
   ) -> Subscription {
-    core.subscribe(
-      target, from: isolation,
-      handler: .bound { object, value in
-        // The registration holds `target`, so the object it lends is one.
-        handler(unsafeDowncast(object, to: Target.self), _EventCore.value(at: value))
-      })
+    // The registration holds `target`, so the object it lends is one.
+    core.subscribe(target, from: isolation, handler: _BoundHandler(handler).erased)
   }
 
   /// Calls `action` on `target` with every value sent, for as long as
@@ -191,19 +187,7 @@ extension Event {
     // only there: calling it as a plain function, as `assumeIsolated` does,
     // is safe. (That method needs macOS 14.) The tests call such handlers
     // from many tasks, checking their isolation.
-    //
-    //
-    // The handler is called by a closure isolated to its target as the
-    // handler is, in a struct, which is cast to a struct that holds an
-    // `_EventHandler`: both closures take one class reference and a
-    // pointer, and are stored alike whatever `Target` is, since it is a
-    // class. (Casting a function value itself would make two thunks, each
-    // an allocation per subscription, to pass it through the generic cast.)
-    nonisolated(unsafe) let handler = handler
-    let deliver = _IsolatedHandler<Target> { target, value in
-      handler(target, _EventCore.value(at: value))
-    }
-    return core.subscribe(target, from: target, handler: deliver.unisolated)
+    core.subscribe(target, from: target, handler: _IsolatedHandler(handler).erased)
   }
 }
 

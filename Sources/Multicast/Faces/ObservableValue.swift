@@ -141,7 +141,9 @@ public final class ObservableValue<Value> {
   ///
   /// - Parameter value: The initial value.
   public init(_ value: Value) {
-    core = _EventCore(owner: nil, onFirstObserver: nil, onLastObserverGone: nil)
+    core = _EventCore(
+      owner: nil, onFirstObserver: nil, onLastObserverGone: nil,
+      pairOffset: MemoryLayout<(old: Value, new: Value)>.offset(of: \.new)!)
     stored = value
   }
 
@@ -163,12 +165,7 @@ public final class ObservableValue<Value> {
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (_ old: Value, _ new: Value) -> Void
   ) -> Subscription {
-    core.subscribe(
-      nil, from: isolation,
-      handler: .value { change in
-        let change = change.assumingMemoryBound(to: (old: Value, new: Value).self)
-        handler(change.pointee.old, change.pointee.new)
-      })
+    core.subscribe(nil, from: isolation, handler: _PairedHandler(handler).erased)
   }
 
   /// Calls `handler` with `target` and the old and the new value at each
@@ -221,11 +218,10 @@ public final class ObservableValue<Value> {
     // `target`, the isolation the subscription is made on, and is erased
     // through a struct.
     nonisolated(unsafe) let handler = handler
-    let deliver = _IsolatedHandler<Target> { target, change in
-      let change = change.assumingMemoryBound(to: (old: Value, new: Value).self)
-      handler(target, change.pointee.old, change.pointee.new)
+    let deliver = _IsolatedHandler<Target, (old: Value, new: Value)> { target, change in
+      handler(target, change.old, change.new)
     }
-    return core.subscribe(target, from: target, handler: deliver.unisolated)
+    return core.subscribe(target, from: target, handler: deliver.erased)
   }
 
   /// Ends every subscription bound to `target`.

@@ -88,7 +88,7 @@ extension _EventCore {
       } else {
         reached.second = true
       }
-      subscriber.pointee.handler(object, value)
+      subscriber.pointee.handler(object, value, pairOffset: pairOffset)
     }
     return reached
   }

@@ -16,7 +16,7 @@ extension _EventCore {
     // calls its handlers only while it lives.)
     let handler = _Handler.bound { [unowned self] object, value in
       unsubscribe(once.registration, from: nil)
-      handler(object, value)
+      handler(object, value, pairOffset: pairOffset)
     }
     let registration = register(
       target ?? self, from: isolation, handler: handler, startingWith: nil

@@ -25,6 +25,11 @@ typealias _EventHandler = (AnyObject, UnsafeRawPointer) -> Void
 @usableFromInline
 typealias _ValueHandler = (UnsafeRawPointer) -> Void
 
+/// What a subscription to an observable value's old and new values does
+/// with them, lent by pointers into the change sent.
+@usableFromInline
+typealias _PairHandler = (UnsafeRawPointer, UnsafeRawPointer) -> Void
+
 /// A subscription's handler, in one of the two shapes a walk calls.
 ///
 /// (A structure holding either closure, cast, and a flag saying which,
@@ -38,14 +43,19 @@ enum _Handler {
   case value(_ValueHandler)
   /// Called with the object the registration holds, and the value.
   case bound(_EventHandler)
+  /// Called with the two halves of the value, a pair: the old and the new
+  /// value of an observable value's change, erased by ``_PairedHandler``.
+  case pair(_PairHandler)
 
   /// Calls the handler with `object`, which the registration holds, and the
-  /// value at `value`.
+  /// value at `value`, whose second half, for a pair, is `pairOffset`
+  /// bytes in.
   @inline(__always)
-  func callAsFunction(_ object: AnyObject, _ value: UnsafeRawPointer) {
+  func callAsFunction(_ object: AnyObject, _ value: UnsafeRawPointer, pairOffset: Int) {
     switch self {
     case .value(let call): call(value)
     case .bound(let call): call(object, value)
+    case .pair(let call): call(value, value + pairOffset)
     }
   }
 }
@@ -85,6 +95,30 @@ struct _TypedHandler<Value> {
   }
 }
 
+/// A subscriber's closure that takes an old and a new value, erased to a
+/// ``_Handler/pair(_:)``.
+@usableFromInline
+struct _PairedHandler<Value> {
+  @usableFromInline
+  let call: (Value, Value) -> Void
+
+  @inlinable
+  init(_ call: @escaping (Value, Value) -> Void) { self.call = call }
+
+  /// The closure itself, called with a pointer to each value.
+  @inlinable
+  var erased: _Handler {
+    .pair(unsafeBitCast(self, to: _ErasedPairHandler.self).call)
+  }
+}
+
+/// What a ``_PairedHandler`` is cast to.
+@usableFromInline
+struct _ErasedPairHandler {
+  @usableFromInline
+  let call: _PairHandler
+}
+
 /// What a ``_TypedHandler`` is cast to.
 @usableFromInline
 struct _ErasedValueHandler {
@@ -95,35 +129,49 @@ struct _ErasedValueHandler {
   init(call: @escaping _ValueHandler) { self.call = call }
 }
 
-/// A handler isolated to its target, an actor, as the actor form of
-/// subscribing takes it.
+/// A subscriber's closure that takes its target and the value, erased to
+/// a ``_Handler/bound(_:)``: `Target` is a class, passed as one reference
+/// at every level of abstraction, as the registration's object is.
 @usableFromInline
-struct _IsolatedHandler<Target: Actor> {
+struct _BoundHandler<Target: AnyObject, Value> {
   @usableFromInline
-  let call: (isolated Target, UnsafeRawPointer) -> Void
+  let call: (Target, Value) -> Void
 
   @inlinable
-  init(_ call: @escaping (isolated Target, UnsafeRawPointer) -> Void) { self.call = call }
+  init(_ call: @escaping (Target, Value) -> Void) { self.call = call }
 
-  /// The handler as a ``_Handler/bound(_:)``, to be called with its target,
-  /// only on the target's isolation: the subscription is made there.
-  ///
-  /// A struct holding either closure is laid out alike: a function that
-  /// takes one class reference and a pointer, and its context.
+  /// The closure itself, called with the registration's object, which is
+  /// the target, and a pointer to the value.
   @inlinable
-  var unisolated: _Handler {
-    .bound(unsafeBitCast(self, to: _UnisolatedHandler.self).call)
+  var erased: _Handler {
+    .bound(unsafeBitCast(self, to: _ErasedBoundHandler.self).call)
   }
 }
 
-/// What an ``_IsolatedHandler`` is cast to.
+/// A subscriber's closure isolated to its target, an actor, as the actor
+/// forms take it, erased to a ``_Handler/bound(_:)``.
 @usableFromInline
-struct _UnisolatedHandler {
+struct _IsolatedHandler<Target: Actor, Value> {
   @usableFromInline
-  let call: _EventHandler
+  let call: (isolated Target, Value) -> Void
 
   @inlinable
-  init(call: @escaping _EventHandler) { self.call = call }
+  init(_ call: @escaping (isolated Target, Value) -> Void) { self.call = call }
+
+  /// The closure itself, to be called with its target, only on the
+  /// target's isolation: the subscription is made there. (`isolated` changes
+  /// how a closure is checked, not how it is called.)
+  @inlinable
+  var erased: _Handler {
+    .bound(unsafeBitCast(self, to: _ErasedBoundHandler.self).call)
+  }
+}
+
+/// What a ``_BoundHandler`` or an ``_IsolatedHandler`` is cast to.
+@usableFromInline
+struct _ErasedBoundHandler {
+  @usableFromInline
+  let call: _EventHandler
 }
 
 /// One subscription's payload: its handler, and the isolation it was made
@@ -198,6 +246,10 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// It holds no reference of its own: `lanes` holds the lane. Read and
   /// written with the storage's lock held.
   @exclusivity(unchecked) var soleLane: Unmanaged<_Destination>? = nil
+  /// Where the second half of each value sent lies, in bytes from its
+  /// start, for ``_Handler/pair(_:)`` handlers: the new value in an
+  /// observable value's change; 0 for other events, which have none.
+  let pairOffset: Int
   /// Whether each send keeps its value in `latest`, for new subscriptions.
   @usableFromInline let replaysLatest: Bool
   /// The value sent last, if the core replays it; read and written only
@@ -207,13 +259,14 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   init(
     owner: (any Actor)?, onFirstObserver: (() -> Void)?, onLastObserverGone: (() -> Void)?,
-    replaysLatest: Bool = false
+    replaysLatest: Bool = false, pairOffset: Int = 0
   ) {
     ownerDestination = owner.map { _Destination.of($0) }
     self.onFirstObserver = onFirstObserver
     self.onLastObserverGone = onLastObserverGone
     hasNotices = onFirstObserver != nil || onLastObserverGone != nil
     self.replaysLatest = replaysLatest
+    self.pairOffset = pairOffset
     // A subscription with no target is held by the core itself.
     storage.setOwner(self)
   }
