@@ -137,6 +137,31 @@ let cases: [String: (Int) -> Void] = [
   // captures an object weakly, as a view model's does.
   "subscribe-cancel-10": { subscribeAndCancel(present: 10, repetitions: $0) },
   "subscribe-cancel-1000": { subscribeAndCancel(present: 1_000, repetitions: $0) },
+  // Each subscription cancelled after the next is made, so that it is never
+  // the last registration: its entry leaves a tombstone, which compaction
+  // clears.
+  "subscribe-cancel-older-10": { repetitions in
+    let sender = EventSender<Int>()
+    let counter = Counter()
+    let others = (0..<10).map { _ in sender.event.observe { [weak counter] in counter?.tick($0) } }
+    var previous = sender.event.observe { [weak counter] in counter?.tick($0) }
+    for _ in 0..<repetitions {
+      let subscription = sender.event.observe { [weak counter] in counter?.tick($0) }
+      previous.cancel()
+      previous = subscription
+    }
+    consume((others, counter, previous))
+  },
+  // Ended by releasing the subscription rather than cancelling it.
+  "subscribe-release-10": { repetitions in
+    let sender = EventSender<Int>()
+    let counter = Counter()
+    let others = (0..<10).map { _ in sender.event.observe { [weak counter] in counter?.tick($0) } }
+    for _ in 0..<repetitions {
+      _ = sender.event.observe { [weak counter] in counter?.tick($0) }
+    }
+    consume((others, counter))
+  },
   // The same on the main actor: subscribed, cancelled and sent there.
   "subscribe-cancel-main-10": { repetitions in
     MainActor.assumeIsolated {
