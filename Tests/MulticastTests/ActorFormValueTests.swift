@@ -48,6 +48,7 @@ actor ShapeListener {
     let optionals = EventSender<Int?>()
     let ticks = EventSender<Void>()
     let level = ObservableValue(StationReading(station: "JFK", temperature: 1.5, samples: [1]))
+    let ratio = ObservableValue((numerator: Int64(1), flag: Int8(2)))
     let subscriptions = [
       ints.event.observe(actor: self) { me, value in me.heard.append("int \(value)") },
       strings.event.observe(actor: self) { me, value in me.heard.append("string \(value)") },
@@ -64,6 +65,9 @@ actor ShapeListener {
       level.observe(actor: self) { me, old, new in
         me.heard.append("level \(old.station) -> \(new.station) \(new.samples)")
       },
+      ratio.observe(actor: self) { me, old, new in
+        me.heard.append("ratio \(old.numerator)/\(old.flag) -> \(new.numerator)/\(new.flag)")
+      },
     ]
     ints.send(42)
     strings.send("forty-two, and long enough not to fit in a string's inline storage")
@@ -75,6 +79,7 @@ actor ShapeListener {
     optionals.send(9)
     ticks.send()
     level.value = StationReading(station: "EWR", temperature: 0, samples: [8, 9])
+    ratio.value = (numerator: 3, flag: 4)
     withExtendedLifetime(subscriptions) {}
     return heard
   }
@@ -98,6 +103,7 @@ struct ActorFormValueTests {
         "optional 9",
         "tick",
         "level JFK -> EWR [8, 9]",
+        "ratio 1/2 -> 3/4",
       ])
   }
 }

@@ -45,20 +45,31 @@ private func expected(_ values: [String]) -> [String] {
   return lines
 }
 
-/// Observes a value from code generic over it with the closure forms, sets
-/// each of `values` and returns what each form heard.
+/// Observes a value from code generic over it with the closure forms and
+/// the target form, sets each of `values` and returns what each heard: the
+/// closure forms' in order, then the target form's.
 private func hearChanges<Value>(
   from first: Value, to values: [Value], describe: @escaping (Value) -> String
 ) -> [String] {
   let transcript = LayoutTranscript()
+  let owner = LayoutTranscript()
   let value = ObservableValue(first)
   let subscriptions = [
     value.observe { old, new in transcript.lines.append(describe(old) + " -> " + describe(new)) },
+    value.observe(owner) { owner, old, new in
+      owner.lines.append(describe(old) + " -> " + describe(new))
+    },
     value.observeValue { transcript.lines.append("now " + describe($0)) },
   ]
   for next in values { value.value = next }
   withExtendedLifetime(subscriptions) {}
-  return transcript.lines
+  return transcript.lines + owner.lines.map { "target " + $0 }
+}
+
+/// What `hearChanges` returns when its closure forms heard `lines`: those,
+/// then the target form's, which hears the changes but not the current value.
+private func withTargetForm(_ lines: [String]) -> [String] {
+  lines + lines.filter { !$0.hasPrefix("now ") }.map { "target " + $0 }
 }
 
 /// A structure whose size is not a multiple of its alignment, so that the
@@ -155,31 +166,35 @@ struct HandlerLayoutTests {
   }
 
   @Test(
-    "An observable value's old and new values reach the closure form, from generic code, whatever their size and alignment"
+    "An observable value's old and new values reach the closure and target forms, from generic code, whatever their size and alignment"
   )
   func pairsOfEveryLayout() {
     #expect(
       hearChanges(from: 1, to: [2, 3], describe: { "\($0)" })
-        == ["now 1", "1 -> 2", "now 2", "2 -> 3", "now 3"])
+        == withTargetForm(["now 1", "1 -> 2", "now 2", "2 -> 3", "now 3"]))
     #expect(
-      hearChanges(from: UInt8(7), to: [9], describe: { "\($0)" }) == ["now 7", "7 -> 9", "now 9"])
+      hearChanges(from: UInt8(7), to: [9], describe: { "\($0)" })
+        == withTargetForm(["now 7", "7 -> 9", "now 9"]))
     let long = String(repeating: "long ", count: 8)
     #expect(
-      hearChanges(from: "a", to: [long], describe: { $0 }) == [
-        "now a", "a -> \(long)", "now \(long)",
-      ])
+      hearChanges(from: "a", to: [long], describe: { $0 })
+        == withTargetForm([
+          "now a", "a -> \(long)", "now \(long)",
+        ]))
     #expect(
       hearChanges(
         from: Padded(wide: 1, narrow: 2), to: [Padded(wide: 3, narrow: 4)],
-        describe: { "\($0.wide)/\($0.narrow)" }) == ["now 1/2", "1/2 -> 3/4", "now 3/4"])
+        describe: { "\($0.wide)/\($0.narrow)" })
+        == withTargetForm(["now 1/2", "1/2 -> 3/4", "now 3/4"]))
     #expect(
       hearChanges(from: ShapeOutcome.none, to: [.message("m", 5)], describe: { "\($0)" })
-        == ["now none", "none -> message(\"m\", 5)", "now message(\"m\", 5)"])
+        == withTargetForm(["now none", "none -> message(\"m\", 5)", "now message(\"m\", 5)"]))
     #expect(
       hearChanges(from: ValueToken(1), to: [ValueToken(2)], describe: { "\($0.number)" })
-        == ["now 1", "1 -> 2", "now 2"])
+        == withTargetForm(["now 1", "1 -> 2", "now 2"]))
     #expect(
-      hearChanges(from: (), to: [()], describe: { _ in "v" }) == ["now v", "v -> v", "now v"])
+      hearChanges(from: (), to: [()], describe: { _ in "v" })
+        == withTargetForm(["now v", "v -> v", "now v"]))
   }
 
   @Test("An observable value's closure forms and its changes hear old and new values as set")

@@ -191,6 +191,16 @@ let cases: [String: (Int) -> Void] = [
     }
     done.wait()
   },
+  // An observable value's actor form, on an actor.
+  "value-observe-cancel-actor-10": { repetitions in
+    let done = DispatchSemaphore(value: 0)
+    let actor = SubscribingActor()
+    Task.detached {
+      await actor.observeValueAndCancel(present: 10, repetitions: repetitions)
+      done.signal()
+    }
+    done.wait()
+  },
   // An observable value's observer of old and new values.
   "value-observe-cancel-10": { repetitions in
     let value = ObservableValue(0)
@@ -332,6 +342,24 @@ actor SubscribingActor {
     }
     consume((others, counter))
   }
+
+  /// Observes an observable value's old and new values with the actor form
+  /// and cancels, `repetitions` times with `present` other subscriptions.
+  func observeValueAndCancel(present: Int, repetitions: Int) {
+    let value = ObservableValue(0)
+    let counter = SendableCounter()
+    let others = (0..<present).map { _ in
+      value.observe { [weak counter] _, new in counter?.tick(new) }
+    }
+    for _ in 0..<repetitions {
+      let subscription = value.observe(actor: self) { [weak counter] _, _, new in
+        counter?.tick(new)
+      }
+      subscription.cancel()
+    }
+    consume((others, counter))
+  }
+
 }
 
 /// A counter that any isolation may tick.

@@ -186,13 +186,8 @@ public final class ObservableValue<Value> {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
   ) -> Subscription {
-    core.subscribe(
-      target, from: isolation,
-      handler: .bound { object, change in
-        // The registration holds `target`, so the object it lends is one.
-        let change = change.assumingMemoryBound(to: (old: Value, new: Value).self)
-        handler(unsafeDowncast(object, to: Target.self), change.pointee.old, change.pointee.new)
-      })
+    // The registration holds `target`, so the object it lends is one.
+    core.subscribe(target, from: isolation, handler: _BoundPairedHandler(handler).erased)
   }
 
   /// Calls `handler` on `target`, an actor, with the old and the new value
@@ -217,11 +212,7 @@ public final class ObservableValue<Value> {
     // As in `Event.observe(actor:_:)`: the handler runs only on
     // `target`, the isolation the subscription is made on, and is erased
     // through a struct.
-    nonisolated(unsafe) let handler = handler
-    let deliver = _IsolatedHandler<Target, (old: Value, new: Value)> { target, change in
-      handler(target, change.old, change.new)
-    }
-    return core.subscribe(target, from: target, handler: deliver.erased)
+    core.subscribe(target, from: target, handler: _IsolatedPairedHandler(handler).erased)
   }
 
   /// Ends every subscription bound to `target`.

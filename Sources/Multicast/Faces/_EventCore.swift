@@ -30,6 +30,11 @@ typealias _ValueHandler = (UnsafeRawPointer) -> Void
 @usableFromInline
 typealias _PairHandler = (UnsafeRawPointer, UnsafeRawPointer) -> Void
 
+/// What a subscription bound to an object does with an observable value's
+/// old and new values: it gets the object, then pointers into the change.
+@usableFromInline
+typealias _BoundPairHandler = (AnyObject, UnsafeRawPointer, UnsafeRawPointer) -> Void
+
 /// A subscription's handler, in one of the two shapes a walk calls.
 ///
 /// (A structure holding either closure, cast, and a flag saying which,
@@ -46,6 +51,10 @@ enum _Handler {
   /// Called with the two halves of the value, a pair: the old and the new
   /// value of an observable value's change, erased by ``_PairedHandler``.
   case pair(_PairHandler)
+  /// Called with the object the registration holds and the two halves of
+  /// the value, erased by ``_BoundPairedHandler`` or
+  /// ``_IsolatedPairedHandler``.
+  case boundPair(_BoundPairHandler)
 
   /// Calls the handler with `object`, which the registration holds, and the
   /// value at `value`, whose second half, for a pair, is `pairOffset`
@@ -56,6 +65,7 @@ enum _Handler {
     case .value(let call): call(value)
     case .bound(let call): call(object, value)
     case .pair(let call): call(value, value + pairOffset)
+    case .boundPair(let call): call(object, value, value + pairOffset)
     }
   }
 }
@@ -110,6 +120,49 @@ struct _PairedHandler<Value> {
   var erased: _Handler {
     .pair(unsafeBitCast(self, to: _ErasedPairHandler.self).call)
   }
+}
+
+/// A subscriber's closure that takes its target and an old and a new value,
+/// erased to a ``_Handler/boundPair(_:)``.
+@usableFromInline
+struct _BoundPairedHandler<Target: AnyObject, Value> {
+  @usableFromInline
+  let call: (Target, Value, Value) -> Void
+
+  @inlinable
+  init(_ call: @escaping (Target, Value, Value) -> Void) { self.call = call }
+
+  /// The closure itself, called with the target and a pointer to each value.
+  @inlinable
+  var erased: _Handler {
+    .boundPair(unsafeBitCast(self, to: _ErasedBoundPairHandler.self).call)
+  }
+}
+
+/// A subscriber's closure isolated to its target, an actor, that takes an
+/// old and a new value, erased to a ``_Handler/boundPair(_:)``.
+@usableFromInline
+struct _IsolatedPairedHandler<Target: Actor, Value> {
+  @usableFromInline
+  let call: (isolated Target, Value, Value) -> Void
+
+  @inlinable
+  init(_ call: @escaping (isolated Target, Value, Value) -> Void) { self.call = call }
+
+  /// The closure itself, to be called with its target, only on the
+  /// target's isolation, as ``_IsolatedHandler/erased`` is.
+  @inlinable
+  var erased: _Handler {
+    .boundPair(unsafeBitCast(self, to: _ErasedBoundPairHandler.self).call)
+  }
+}
+
+/// What a ``_BoundPairedHandler`` or an ``_IsolatedPairedHandler`` is cast
+/// to.
+@usableFromInline
+struct _ErasedBoundPairHandler {
+  @usableFromInline
+  let call: _BoundPairHandler
 }
 
 /// What a ``_PairedHandler`` is cast to.
