@@ -34,6 +34,91 @@ private func hearFromGenericCode<Value>(
   return transcript.lines
 }
 
+/// Sends `value` through the closure and target forms of an event, and sets
+/// it on an observable value observed with the closure and target forms of
+/// old and new values, all from code generic over it; returns what each
+/// heard, in order.
+private func hearEveryShape<Value>(
+  _ value: Value, describe: @escaping (Value) -> String
+) -> [String] {
+  let transcript = LayoutTranscript()
+  let owner = LayoutTranscript()
+  let sender = EventSender<Value>()
+  let observed = ObservableValue(value)
+  let subscriptions = [
+    sender.event.observe { transcript.lines.append("value " + describe($0)) },
+    sender.event.observe(owner) { _, value in transcript.lines.append("bound " + describe(value)) },
+    observed.observe { old, new in
+      transcript.lines.append("pair " + describe(old) + " " + describe(new))
+    },
+    observed.observe(owner) { _, old, new in
+      transcript.lines.append("bound pair " + describe(old) + " " + describe(new))
+    },
+  ]
+  sender.send(value)
+  observed.value = value
+  withExtendedLifetime((subscriptions, owner)) {}
+  return transcript.lines
+}
+
+/// What `hearEveryShape` returns for a value described as `text`.
+private func everyShape(_ text: String) -> [String] {
+  ["value " + text, "bound " + text, "pair \(text) \(text)", "bound pair \(text) \(text)"]
+}
+
+/// A protocol whose existential is a value of several words.
+private protocol Labelled {
+  var label: String { get }
+}
+
+/// A labelled value.
+private struct Label: Labelled {
+  var label: String
+}
+
+/// A protocol bound to classes, whose existential is a reference and a
+/// witness table.
+private protocol Numbered: AnyObject {
+  var number: Int { get }
+}
+
+/// A numbered object.
+private final class NumberedObject: Numbered {
+  let number: Int
+  init(_ number: Int) { self.number = number }
+}
+
+/// A structure with no stored properties: a value of size zero.
+private struct Empty {}
+
+/// An enumeration with one case and no payload: a value of size zero.
+private enum OnlyCase {
+  case only
+}
+
+/// An actor that subscribes itself to events whose values are functions and
+/// types, and to an observable function, with the actor forms.
+private actor KindListener {
+  var heard: [String] = []
+
+  /// Subscribes, sends one of each and returns what it heard, in order.
+  func hearFunctionsAndTypes() -> [String] {
+    let functions = EventSender<(Int) -> Int>()
+    let types = EventSender<Any.Type>()
+    let step = ObservableValue<(Int) -> Int>({ $0 + 1 })
+    let subscriptions = [
+      functions.event.observe(actor: self) { me, function in me.heard.append("f \(function(2))") },
+      types.event.observe(actor: self) { me, type in me.heard.append("type \(type)") },
+      step.observe(actor: self) { me, old, new in me.heard.append("step \(old(1)) \(new(1))") },
+    ]
+    functions.send { $0 * 10 }
+    types.send(Int.self)
+    step.value = { $0 * 100 }
+    withExtendedLifetime(subscriptions) {}
+    return heard
+  }
+}
+
 /// What `hearFromGenericCode` returns for `values`, as written out.
 private func expected(_ values: [String]) -> [String] {
   var lines: [String] = []
@@ -195,6 +280,29 @@ struct HandlerLayoutTests {
     #expect(
       hearChanges(from: (), to: [()], describe: { _ in "v" })
         == withTargetForm(["now v", "v -> v", "now v"]))
+  }
+
+  @Test(
+    "Every handler shape, from generic code, hears functions, existentials, class-bound existentials, metatypes, empty values, optional functions and tuples holding functions"
+  )
+  func everyKind() async {
+    #expect(hearEveryShape({ (x: Int) in x * 2 }, describe: { "\($0(4))" }) == everyShape("8"))
+    #expect(
+      hearEveryShape(Label(label: "tag") as any Labelled, describe: { $0.label })
+        == everyShape("tag"))
+    #expect(
+      hearEveryShape(NumberedObject(3) as any Numbered, describe: { "\($0.number)" })
+        == everyShape("3"))
+    #expect(hearEveryShape(Int.self as Any.Type, describe: { "\($0)" }) == everyShape("Int"))
+    #expect(hearEveryShape(Empty(), describe: { _ in "empty" }) == everyShape("empty"))
+    #expect(hearEveryShape(OnlyCase.only, describe: { "\($0)" }) == everyShape("only"))
+    #expect(
+      hearEveryShape(Optional<() -> Int>.some({ 7 }), describe: { "\($0?() ?? 0)" })
+        == everyShape("7"))
+    #expect(
+      hearEveryShape((1, { (x: Int) in x + 1 }), describe: { "\($0.0) \($0.1(5))" })
+        == everyShape("1 6"))
+    #expect(await KindListener().hearFunctionsAndTypes() == ["f 20", "type Int", "step 2 100"])
   }
 
   @Test("An observable value's closure forms and its changes hear old and new values as set")

@@ -10,8 +10,9 @@ protocol _SubscriptionSource: AnyObject, Sendable {
 }
 
 /// What a subscription bound to an object does with a value: it gets the
-/// object its registration holds weakly (the target, or the core itself) and
-/// the value, lent by a pointer (read it with ``_EventCore/value(at:)``).
+/// object its registration holds (its target, held weakly, or the core
+/// itself) and the value, lent by a pointer (read it with
+/// ``_EventCore/value(at:)``).
 ///
 /// The value's type is erased so that every event keeps the same storage
 /// type, compiled once in this module: storage code generic over `Value`
@@ -35,9 +36,9 @@ typealias _PairHandler = (UnsafeRawPointer, UnsafeRawPointer) -> Void
 @usableFromInline
 typealias _BoundPairHandler = (AnyObject, UnsafeRawPointer, UnsafeRawPointer) -> Void
 
-/// A subscription's handler, in one of the two shapes a walk calls.
+/// A subscription's handler, in one of the four shapes a walk calls.
 ///
-/// (A structure holding either closure, cast, and a flag saying which,
+/// (A structure holding any of them, cast, and a tag saying which,
 /// would copy and release with no case to tell apart, about 40 instructions
 /// less per subscribe and cancel; but calling the cast closure copied it,
 /// about 20 instructions more per call.)

@@ -2,7 +2,8 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 /// One registration's object, stored inline in an ``_ObserverBuffer``: a weak
-/// reference to it and the identity it had.
+/// reference to it and the identity it had; or, for the storage owner's own
+/// registrations, the identity alone.
 ///
 /// The rest of the registration lies beside it in the buffer: its place in
 /// registration order and its flags in an ``_EntryStamp``, which broadcasts
@@ -11,7 +12,8 @@
 /// through a generic value witness.
 @usableFromInline
 struct _ObserverEntry {
-  /// The registered object, set once.
+  /// The registered object, set once; `nil` from the start for an entry of
+  /// the storage's owner.
   ///
   /// Loading a weak reference is safe while another thread is releasing the
   /// object: the runtime makes that load atomic. Nothing writes it while a

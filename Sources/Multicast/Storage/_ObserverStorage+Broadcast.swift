@@ -65,6 +65,7 @@ extension _ObserverStorage {
     from start: _BroadcastCursor<Payload, Index>,
     _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Void
   ) rethrows {
+    assert(state.pointee.ownerKey == nil, "a walk that skips the owner's registrations")
     var cursor = start
     defer { endBroadcast(cursor) }
     while cursor.position < cursor.endPosition {
@@ -106,6 +107,9 @@ extension _ObserverStorage {
     var cursor = start
     defer { endBroadcast(cursor) }
     let aliveKey = ObjectIdentifier(alive)
+    assert(
+      state.pointee.ownerKey.map { $0 == aliveKey } ?? true,
+      "a walk of a storage with an owner lends another object")
     while cursor.position < cursor.endPosition {
       let stamp = cursor.buffer.stamp(at: cursor.position)
       if _fastPath(stamp.isCurrent) {

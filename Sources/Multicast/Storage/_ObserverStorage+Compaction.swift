@@ -148,6 +148,14 @@ extension _ObserverStorage.State {
     }
   }
 
+  /// Sweeps if a sweep is due, and compacts if it found any dead, so that
+  /// their payloads go now, not when the buffer next fills.
+  mutating func sweepIfDue(_ garbage: inout _ObserverStorage.Garbage) {
+    guard isSweepDue else { return }
+    removeDead(&garbage)
+    if tombstones > 0 { compact(reserving: 0, &garbage) }
+  }
+
   /// Removes the last entry, registered, with no tombstone, and the removed
   /// entries just before it: no broadcast may read the buffer.
   ///

@@ -38,6 +38,10 @@ extension _ObserverStorage.State where Index == _Unindexed {
     guard stamp.sequence == registration.sequence, !stamp.isRemoved else { return false }
     if position == last && buffer.readerCount == 0 {
       removeLast(&garbage)
+      // Registrations ended this way never fill the buffer, so the sweep
+      // that growing or compacting it would make comes here when due: a
+      // target that died is dropped with its handler's captures.
+      sweepIfDue(&garbage)
       compactIfSparse(&garbage)
       return true
     }

@@ -12,7 +12,8 @@
 // and the answer is the one the registrations gave at that instant.
 //
 // Telling a live entry from a dead one means loading its weak reference,
-// which returns a strong one. The query keeps those until it has unlocked:
+// which returns a strong one (except for the owner's own entries, which have
+// none and are alive: see `setOwner`). The query keeps those until it has unlocked:
 // if another thread dropped its own reference meanwhile, releasing ours would
 // run the observer's deinitializer, which may call back into this storage.
 // An observer that dies while a query looks may or may not be counted: a
@@ -123,6 +124,7 @@ extension _ObserverStorage {
     from sequence: UInt64, before end: UInt64
   ) -> (object: AnyObject, payload: Payload, sequence: UInt64)? {
     withLockedState { state in
+      assert(state.ownerKey == nil, "a query that skips the owner's registrations")
       let buffer = state.buffer
       var position = buffer.position(ofFirst: sequence, below: buffer.count)
       while position < buffer.count {

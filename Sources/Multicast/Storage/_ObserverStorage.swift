@@ -58,13 +58,18 @@
 ///   atomic decrement. Entries appended meanwhile lie above its count; entries
 ///   removed meanwhile are flagged in their stamps, which it reads atomically,
 ///   so it skips them when their turn comes.
-/// - Removal flags an entry and leaves it in place (a tombstone); registration
-///   appends. When more than half of a buffer is tombstones, it is compacted;
+/// - Removal flags an entry and leaves it in place (a tombstone), unless it is
+///   the last and no broadcast reads the buffer: then it goes at once.
+///   Registration appends. When more than half of a buffer is tombstones, it
+///   is compacted;
 ///   when it is full, its entries go to a buffer with half as much room again.
 ///   Each costs O(n) and follows at least n/3 registrations or removals, so
 ///   both are amortized O(1).
 /// - Observers that die unremoved are dropped by sweeps, which remove every
-///   entry whose object is gone before the buffer grows or is compacted. One
+///   entry whose object is gone before the buffer grows or is compacted, or
+///   after a removal of the last entry. (A handle registry's owner, see
+///   `setOwner`, holds its own registrations with no weak reference: they
+///   are alive whenever the storage is used, and never loaded.) One
 ///   is due once there have been as many registrations since the last sweep
 ///   as there were live observers then. The buffer so holds at most twice the observers alive at
 ///   the last sweep, however many die, while loading objects (two atomic
@@ -122,7 +127,9 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     /// The object that owns the storage, if it said so with
     /// ``_ObserverStorage/setOwner(_:)``; not retained: it keeps the storage.
     var owner: Unmanaged<AnyObject>? = nil
-    /// The owner's identity, which its registrations are filed under.
+    /// The owner's identity, which its registrations are filed under;
+    /// written once, before the storage is shared.
+    @usableFromInline
     var ownerKey: ObjectIdentifier? = nil
 
     init(buffer: Buffer) { self.buffer = buffer }
