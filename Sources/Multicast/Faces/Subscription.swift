@@ -9,6 +9,9 @@ import _MulticastAtomics
 ///
 /// - A closure subscription (``Event/observe(isolation:_:)``) lasts while you keep its
 ///   `Subscription`: releasing it, or calling ``cancel(isolation:)``, ends it.
+///   Keep it in a stored property or a set: an optimized build may release a
+///   local variable after its last use, as it may any object's, which ends
+///   the subscription there.
 /// - A subscription bound to a target (`event.observe(target, ...)`)
 ///   lasts while the target lives. Its `Subscription` may be discarded; keep
 ///   it only to end the subscription early with ``cancel(isolation:)``.
