@@ -32,6 +32,35 @@ enum ShapeOutcome: Equatable, Sendable {
   case message(String, Int)
 }
 
+/// An event for each layout the handler tests send, and one value of each
+/// to send.
+struct LayoutSenders {
+  /// A string too long for a string's inline storage.
+  static let long = "forty-two, and long enough not to fit in a string's inline storage"
+
+  let ints = EventSender<Int>()
+  let strings = EventSender<String>()
+  let readings = EventSender<StationReading>()
+  let tokens = EventSender<ValueToken>()
+  let outcomes = EventSender<ShapeOutcome>()
+  let optionals = EventSender<Int?>()
+  let ticks = EventSender<Void>()
+
+  /// Sends, in this order: 42, ``long``, a reading from LGA, token 7, an
+  /// outcome with a message, `nil` and 9, and a tick.
+  func sendOneOfEach() {
+    ints.send(42)
+    strings.send(Self.long)
+    readings.send(
+      StationReading(station: "LGA", temperature: -3.25, samples: [4, 5, 6], note: "gusty"))
+    tokens.send(ValueToken(7))
+    outcomes.send(.message("done", 3))
+    optionals.send(nil)
+    optionals.send(9)
+    ticks.send()
+  }
+}
+
 /// An actor that subscribes itself with the actor forms, and keeps what it
 /// heard.
 actor ShapeListener {
@@ -40,28 +69,26 @@ actor ShapeListener {
   /// Subscribes to every event and value with the actor forms, sends or
   /// assigns one of each, and returns what it heard, in order.
   func hearOneOfEach() -> [String] {
-    let ints = EventSender<Int>()
-    let strings = EventSender<String>()
-    let readings = EventSender<StationReading>()
-    let tokens = EventSender<ValueToken>()
-    let outcomes = EventSender<ShapeOutcome>()
-    let optionals = EventSender<Int?>()
-    let ticks = EventSender<Void>()
+    let senders = LayoutSenders()
     let level = ObservableValue(StationReading(station: "JFK", temperature: 1.5, samples: [1]))
     let ratio = ObservableValue((numerator: Int64(1), flag: Int8(2)))
     let subscriptions = [
-      ints.event.observe(actor: self) { me, value in me.heard.append("int \(value)") },
-      strings.event.observe(actor: self) { me, value in me.heard.append("string \(value)") },
-      readings.event.observe(actor: self) { me, value in
+      senders.ints.event.observe(actor: self) { me, value in me.heard.append("int \(value)") },
+      senders.strings.event.observe(actor: self) { me, value in me.heard.append("string \(value)")
+      },
+      senders.readings.event.observe(actor: self) { me, value in
         me.heard.append(
           "reading \(value.station) \(value.temperature) \(value.samples) \(value.note ?? "-")")
       },
-      tokens.event.observe(actor: self) { me, value in me.heard.append("token \(value.number)") },
-      outcomes.event.observe(actor: self) { me, value in me.heard.append("outcome \(value)") },
-      optionals.event.observe(actor: self) { me, value in
+      senders.tokens.event.observe(actor: self) { me, value in
+        me.heard.append("token \(value.number)")
+      },
+      senders.outcomes.event.observe(actor: self) { me, value in me.heard.append("outcome \(value)")
+      },
+      senders.optionals.event.observe(actor: self) { me, value in
         me.heard.append("optional \(value.map(String.init) ?? "nil")")
       },
-      ticks.event.observe(actor: self) { me, _ in me.heard.append("tick") },
+      senders.ticks.event.observe(actor: self) { me, _ in me.heard.append("tick") },
       level.observe(actor: self) { me, old, new in
         me.heard.append("level \(old.station) -> \(new.station) \(new.samples)")
       },
@@ -69,15 +96,7 @@ actor ShapeListener {
         me.heard.append("ratio \(old.numerator)/\(old.flag) -> \(new.numerator)/\(new.flag)")
       },
     ]
-    ints.send(42)
-    strings.send("forty-two, and long enough not to fit in a string's inline storage")
-    readings.send(
-      StationReading(station: "LGA", temperature: -3.25, samples: [4, 5, 6], note: "gusty"))
-    tokens.send(ValueToken(7))
-    outcomes.send(.message("done", 3))
-    optionals.send(nil)
-    optionals.send(9)
-    ticks.send()
+    senders.sendOneOfEach()
     level.value = StationReading(station: "EWR", temperature: 0, samples: [8, 9])
     ratio.value = (numerator: 3, flag: 4)
     withExtendedLifetime(subscriptions) {}

@@ -171,61 +171,50 @@ struct HandlerLayoutTests {
   )
   func concreteCallers() {
     let transcript = LayoutTranscript()
-    let ints = EventSender<Int>()
-    let strings = EventSender<String>()
-    let readings = EventSender<StationReading>()
-    let tokens = EventSender<ValueToken>()
-    let outcomes = EventSender<ShapeOutcome>()
-    let optionals = EventSender<Int?>()
+    let senders = LayoutSenders()
     let pairs = EventSender<(Int, String)>()
-    let ticks = EventSender<Void>()
     let owner = LayoutTranscript()
     let subscriptions = [
-      ints.event.observe { transcript.lines.append("int \($0)") },
-      strings.event.observe { transcript.lines.append("string \($0)") },
-      readings.event.observe { value in
+      senders.ints.event.observe { transcript.lines.append("int \($0)") },
+      senders.strings.event.observe { transcript.lines.append("string \($0)") },
+      senders.readings.event.observe { value in
         transcript.lines.append(
           "reading \(value.station) \(value.temperature) \(value.samples) \(value.note ?? "-")")
       },
-      tokens.event.observe { transcript.lines.append("token \($0.number)") },
-      outcomes.event.observe { transcript.lines.append("outcome \($0)") },
-      optionals.event.observe {
+      senders.tokens.event.observe { transcript.lines.append("token \($0.number)") },
+      senders.outcomes.event.observe { transcript.lines.append("outcome \($0)") },
+      senders.optionals.event.observe {
         transcript.lines.append("optional \($0.map(String.init) ?? "nil")")
       },
       pairs.event.observe { number, name in transcript.lines.append("pair \(number) \(name)") },
-      ticks.event.observe { transcript.lines.append("tick") },
-      ints.event.observe(owner) { _, value in transcript.lines.append("target int \(value)") },
-      readings.event.observe(owner) { _, value in
+      senders.ticks.event.observe { transcript.lines.append("tick") },
+      senders.ints.event.observe(owner) { _, value in transcript.lines.append("target int \(value)")
+      },
+      senders.readings.event.observe(owner) { _, value in
         transcript.lines.append("target reading \(value.station) \(value.samples)")
       },
-      strings.event.observeOnce { transcript.lines.append("once string \($0)") },
+      senders.strings.event.observeOnce { transcript.lines.append("once string \($0)") },
     ]
-    readings.event.observeForever { transcript.lines.append("forever reading \($0.temperature)") }
-    let long = "forty-two, and long enough not to fit in a string's inline storage"
-    ints.send(42)
-    strings.send(long)
-    strings.send("again")
-    readings.send(
-      StationReading(station: "LGA", temperature: -3.25, samples: [4, 5, 6], note: "gusty"))
-    tokens.send(ValueToken(7))
-    outcomes.send(.message("done", 3))
-    optionals.send(nil)
-    optionals.send(9)
+    senders.readings.event.observeForever {
+      transcript.lines.append("forever reading \($0.temperature)")
+    }
+    let long = LayoutSenders.long
+    senders.sendOneOfEach()
+    senders.strings.send("again")
     pairs.send((5, "five"))
-    ticks.send()
     withExtendedLifetime((subscriptions, owner)) {}
     #expect(
       transcript.lines == [
         "int 42", "target int 42",
         "string \(long)", "once string \(long)",
-        "string again",
         "reading LGA -3.25 [4, 5, 6] gusty", "target reading LGA [4, 5, 6]",
         "forever reading -3.25",
         "token 7",
         "outcome message(\"done\", 3)",
         "optional nil", "optional 9",
-        "pair 5 five",
         "tick",
+        "string again",
+        "pair 5 five",
       ])
   }
 

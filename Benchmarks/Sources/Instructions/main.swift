@@ -141,9 +141,7 @@ let cases: [String: (Int) -> Void] = [
   // the last registration: its entry leaves a tombstone, which compaction
   // clears.
   "subscribe-cancel-older-10": { repetitions in
-    let sender = EventSender<Int>()
-    let counter = Counter()
-    let others = (0..<10).map { _ in sender.event.observe { [weak counter] in counter?.tick($0) } }
+    let (sender, counter, others) = eventWithSubscribers(10)
     var previous = sender.event.observe { [weak counter] in counter?.tick($0) }
     for _ in 0..<repetitions {
       let subscription = sender.event.observe { [weak counter] in counter?.tick($0) }
@@ -154,9 +152,7 @@ let cases: [String: (Int) -> Void] = [
   },
   // Ended by releasing the subscription rather than cancelling it.
   "subscribe-release-10": { repetitions in
-    let sender = EventSender<Int>()
-    let counter = Counter()
-    let others = (0..<10).map { _ in sender.event.observe { [weak counter] in counter?.tick($0) } }
+    let (sender, counter, others) = eventWithSubscribers(10)
     for _ in 0..<repetitions {
       _ = sender.event.observe { [weak counter] in counter?.tick($0) }
     }
@@ -171,9 +167,7 @@ let cases: [String: (Int) -> Void] = [
   // The target form, whose subscription lasts while its target lives,
   // cancelled early.
   "subscribe-cancel-target-10": { repetitions in
-    let sender = EventSender<Int>()
-    let counter = Counter()
-    let others = (0..<10).map { _ in sender.event.observe { [weak counter] in counter?.tick($0) } }
+    let (sender, counter, others) = eventWithSubscribers(10)
     for _ in 0..<repetitions {
       let subscription = sender.event.observe(counter) { counter, value in counter.tick(value) }
       subscription.cancel()
@@ -297,10 +291,7 @@ func counterOfModel(_ model: ObservableModel) {
 /// Subscribes and cancels `repetitions` times with `present` other
 /// subscriptions.
 func subscribeAndCancel(present: Int, repetitions: Int) {
-  let sender = EventSender<Int>()
-  let counter = Counter()
-  let others = (0..<present).map { _ in sender.event.observe { [weak counter] in counter?.tick($0) }
-  }
+  let (sender, counter, others) = eventWithSubscribers(present)
   for _ in 0..<repetitions {
     let subscription = sender.event.observe { [weak counter] in counter?.tick($0) }
     subscription.cancel()
@@ -311,15 +302,22 @@ func subscribeAndCancel(present: Int, repetitions: Int) {
 /// ``subscribeAndCancel(present:repetitions:)`` on the main actor.
 @MainActor
 func subscribeAndCancelOnMainActor(present: Int, repetitions: Int) {
-  let sender = EventSender<Int>()
-  let counter = Counter()
-  let others = (0..<present).map { _ in sender.event.observe { [weak counter] in counter?.tick($0) }
-  }
+  let (sender, counter, others) = eventWithSubscribers(present)
   for _ in 0..<repetitions {
     let subscription = sender.event.observe { [weak counter] in counter?.tick($0) }
     subscription.cancel()
   }
   consume((others, counter))
+}
+
+/// A sender with `present` closure subscriptions, each capturing the
+/// returned counter weakly, as a view model's does.
+func eventWithSubscribers(_ present: Int) -> (EventSender<Int>, Counter, [Multicast.Subscription]) {
+  let sender = EventSender<Int>()
+  let counter = Counter()
+  let others = (0..<present).map { _ in sender.event.observe { [weak counter] in counter?.tick($0) }
+  }
+  return (sender, counter, others)
 }
 
 /// An actor that subscribes itself with the actor form.

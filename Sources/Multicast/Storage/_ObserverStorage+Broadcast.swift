@@ -92,12 +92,12 @@ extension _ObserverStorage {
   /// alive while a broadcast reads its buffer (it is released only when no
   /// broadcast reads the buffer, or copied to a replacing buffer while the
   /// old one keeps its own until its last reader leaves), so the walk need
-  /// not copy it. A registration that holds `alive`, an object the caller keeps alive through the call,
-  /// gets it lent, without a load of its weak reference, which could only
-  /// return it: the object's identity is compared instead. (No other object
-  /// can have had that identity since the registration was made: `alive`
-  /// lived all along.) In a storage with an owner, pass the owner: its
-  /// registrations hold no weak reference at all.
+  /// not copy it. A registration that holds `alive`, an object the caller
+  /// keeps alive through the call, gets it lent, without a load of its weak
+  /// reference, which could only return it: the object's identity is
+  /// compared instead. (No other object can have had that identity since the
+  /// registration was made: `alive` lived all along.) In a storage with an
+  /// owner, pass the owner: its registrations hold no weak reference at all.
   @inlinable
   func forEach(
     from start: _BroadcastCursor<Payload, Index>,
