@@ -44,6 +44,18 @@ _Bool _multicast_is_main_thread(void) {
 #endif
 }
 
+uint32_t _multicast_thread_number(void) {
+  // The number plus one, so that zero means "not yet numbered".
+  static _Thread_local uint32_t numberPlusOne = 0;
+  static _Atomic(uint32_t) next = 0;
+  uint32_t number = numberPlusOne;
+  if (number == 0) {
+    number = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed) + 1;
+    numberPlusOne = number;
+  }
+  return number - 1;
+}
+
 // The identity of the serial executor the current code runs on, as the
 // concurrency runtime tracks it: `swift_task_getCurrentExecutor`, exported by
 // every concurrency runtime since the first (it is what `#isolation`-less

@@ -7,13 +7,13 @@ public import _MulticastAtomics
 /// in one allocation laid out by a ``_BufferLayout``: a header, then each
 /// registration's stamp, entry and payload, then the index.
 ///
-/// A broadcast reads the entries below the count it saw under the storage's
-/// lock while registrations append above it, so appending never moves
-/// anything a broadcast reads. The storage moves entries (compacts in place,
-/// or moves them to a larger buffer) only when no broadcast reads the buffer:
-/// the header counts them. Otherwise it copies the entries to a new buffer,
-/// flags the old stamps moved and retires the old buffer, which its last
-/// reader frees.
+/// A broadcast reads the entries below the count it saw when it began while
+/// registrations append above it, so appending never moves anything a
+/// broadcast reads. The storage moves entries (compacts in place, or moves
+/// them to a larger buffer) only when no broadcast can read the buffer (see
+/// ``_ReaderSlots``). Otherwise it copies the entries to a new buffer, flags
+/// the old stamps moved, and frees the old buffer once its readers have
+/// left.
 ///
 /// It is a view of raw memory that the storage allocates and frees: it has no
 /// reference count of its own, so lending it to a broadcast costs no retain.
@@ -27,11 +27,9 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
 
   @usableFromInline
   struct Header {
-    /// The broadcasts reading this buffer, plus ``retiredFlag`` once it is
-    /// replaced: only changed atomically (see `_ObserverBuffer+Readers`).
-    @usableFromInline var readers: UInt64
-    /// The number of initialized entries; written with the lock held.
-    @usableFromInline var count: Int
+    /// The number of initialized entries: written with the lock held, read
+    /// by broadcasts without it, and so only ever accessed atomically.
+    @usableFromInline var count: UInt64
     @usableFromInline let layout: _BufferLayout
   }
 
@@ -75,7 +73,7 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
     // binding made here): the regions do not overlap, and the memory is
     // freed, never rebound, when the buffer goes.
     memory.initializeMemory(
-      as: Header.self, repeating: Header(readers: 0, count: 0, layout: layout), count: 1)
+      as: Header.self, repeating: Header(count: 0, layout: layout), count: 1)
     (memory + _BufferLayout.stampsOffset(after: Header.self))
       .bindMemory(to: UInt64.self, capacity: capacity)
     (memory + layout.entriesOffset).bindMemory(to: _ObserverEntry.self, capacity: capacity)
@@ -102,10 +100,20 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
     base.assumingMemoryBound(to: Header.self)
   }
 
+  /// The header's count word.
+  @inlinable
+  var countWord: UnsafeMutablePointer<UInt64> {
+    // `count` is the header's first stored property, and memory bound to a
+    // struct is bound to each stored property's type at its offset.
+    assert(MemoryLayout<Header>.offset(of: \Header.count) == 0)
+    return base.assumingMemoryBound(to: UInt64.self)
+  }
+
+  /// The number of initialized entries; set it with the lock held.
   @inlinable
   var count: Int {
-    get { header.pointee.count }
-    nonmutating set { header.pointee.count = newValue }
+    get { Int(truncatingIfNeeded: _multicast_load_relaxed(countWord)) }
+    nonmutating set { _multicast_store_relaxed(countWord, UInt64(truncatingIfNeeded: newValue)) }
   }
 
   @inlinable

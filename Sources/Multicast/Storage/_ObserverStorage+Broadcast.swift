@@ -1,6 +1,8 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+public import _MulticastAtomics
+
 /// Where a broadcast is: the buffer it reads, the next position, the position
 /// it stops before, and the first sequence number it must not visit.
 @usableFromInline
@@ -17,15 +19,22 @@ struct _BroadcastCursor<Payload, Index: _EntryIndex> {
   /// The sequence number that the next registration after the broadcast
   /// began got: entries from it on are not visited.
   @usableFromInline let end: UInt64
+  /// The counter in the readers' slots that counts the broadcast, in the
+  /// epoch it began in.
+  @usableFromInline var counter: UnsafeMutablePointer<UInt64>
 
   @inlinable
-  init(buffer: _ObserverBuffer<Payload, Index>, position: Int, endPosition: Int, end: UInt64) {
+  init(
+    buffer: _ObserverBuffer<Payload, Index>, position: Int, endPosition: Int, end: UInt64,
+    counter: UnsafeMutablePointer<UInt64>
+  ) {
     self.buffer = buffer
     self.entries = buffer.entries
     self.payloads = buffer.payloads
     self.position = position
     self.endPosition = endPosition
     self.end = end
+    self.counter = counter
   }
 }
 
@@ -129,11 +138,59 @@ extension _ObserverStorage {
     }
   }
 
-  /// Starts a broadcast: counts it among the current buffer's readers, so
-  /// that no entry it may read moves until it leaves.
+  /// Starts a broadcast: counts it among the readers, so that no entry it
+  /// may read moves, and no buffer it may read is freed, until it leaves.
+  ///
+  /// It takes no lock: see ``beginBroadcastWithoutLock()``. It takes the lock
+  /// only when a critical section runs meanwhile, or the first time a
+  /// thread other than the first broadcasts (to make the slots).
   @inlinable
   func beginBroadcast() -> _BroadcastCursor<Payload, Index> {
-    withLockedState { state in state.beginBroadcast() }
+    if let cursor = beginBroadcastWithoutLock() { return cursor }
+    return beginBroadcastLocked()
+  }
+
+  /// Starts a broadcast without the lock, as _ReaderSlots describes: counts
+  /// it in the calling thread's slot, reads the buffer, its count and the
+  /// next sequence number, and checks that no critical section ran
+  /// meanwhile.
+  ///
+  /// - Returns: The broadcast begun, or `nil`, having changed nothing, if
+  ///   the thread has no slot yet or a critical section ran meanwhile.
+  @inlinable
+  func beginBroadcastWithoutLock() -> _BroadcastCursor<Payload, Index>? {
+    let readers = self.readers
+    let version = _multicast_load_acquire(readers.words + _ReaderSlots.versionWord)
+    guard version & _ReaderSlots.busyBit == 0, let slot = readers.slotOfCallingThread() else {
+      return nil
+    }
+    let counter = slot + Int(version & 1)
+    _ = _multicast_fetch_add_seq_cst(counter, 1)
+    // Sequentially consistent, after counting: a section that did not count
+    // this broadcast published any new buffer before it read the slots.
+    let base = _multicast_load_seq_cst(readers.words + _ReaderSlots.bufferWord)
+    let end = _multicast_load_relaxed(readers.words + _ReaderSlots.nextSequenceWord)
+    // The buffer may be replaced meanwhile, but not freed: it was current
+    // after this broadcast was counted.
+    let buffer = Buffer(base: UnsafeMutableRawPointer(bitPattern: UInt(base)).unsafelyUnwrapped)
+    let count = buffer.count
+    _multicast_fence_acquire()
+    guard _multicast_load_seq_cst(readers.words + _ReaderSlots.versionWord) == version else {
+      if readers.uncount(counter) { reclaim() }
+      return nil
+    }
+    return _BroadcastCursor(
+      buffer: buffer, position: 0, endPosition: count, end: end, counter: counter)
+  }
+
+  /// Starts a broadcast with the lock held, and makes the slots of threads
+  /// other than the first, so that they begin without it next time.
+  @usableFromInline
+  func beginBroadcastLocked() -> _BroadcastCursor<Payload, Index> {
+    withLockedState { state in
+      state.readers.makeSpread()
+      return state.beginBroadcast()
+    }
   }
 
   /// Starts a broadcast of the registrations made before the one numbered
@@ -142,19 +199,18 @@ extension _ObserverStorage {
   func beginBroadcast(registeredBefore end: UInt64) -> _BroadcastCursor<Payload, Index> {
     withLockedState { state in
       let buffer = state.buffer
-      buffer.addReader()
       // Sequence numbers only grow, so `end` is at most `nextSequence`.
       return _BroadcastCursor(
         buffer: buffer, position: 0,
         endPosition: buffer.position(ofFirst: end, below: buffer.count),
-        end: end)
+        end: end, counter: state.countBroadcast())
     }
   }
 
   /// Starts a broadcast of the registrations made before the one numbered
   /// `end`, at most `reading`'s end, in the buffer that `reading` reads,
   /// without the lock: a broadcast under way keeps its buffer from being
-  /// freed, so another may join it.
+  /// freed, so another may join it, counted with it.
   ///
   /// - Complexity: O(log n), where n is the number of registrations.
   @inlinable
@@ -162,51 +218,43 @@ extension _ObserverStorage {
     alongside reading: _BroadcastCursor<Payload, Index>, registeredBefore end: UInt64
   ) -> _BroadcastCursor<Payload, Index> {
     precondition(end <= reading.end, "a broadcast joined one that does not reach its end")
-    reading.buffer.addReader()
+    _ = _multicast_fetch_add_seq_cst(reading.counter, 1)
     return _BroadcastCursor(
       buffer: reading.buffer, position: 0,
-      endPosition: reading.buffer.position(ofFirst: end, below: reading.endPosition), end: end)
+      endPosition: reading.buffer.position(ofFirst: end, below: reading.endPosition), end: end,
+      counter: reading.counter)
   }
 
-  /// Ends a broadcast: leaves the buffer it was reading, without the lock
-  /// unless that buffer was retired and this was its last reader.
-  ///
-  /// No buffer is freed under a reader: a buffer is freed either by the
-  /// storage, when it sees no reader with the lock held (and none can join
-  /// without it), or by its last reader, after leaving.
+  /// Ends a broadcast: takes it off the readers, without the lock unless
+  /// buffers wait to be freed.
   @inlinable
   func endBroadcast(_ cursor: _BroadcastCursor<Payload, Index>) {
-    if _slowPath(cursor.buffer.removeReader()) { free(retired: cursor.buffer) }
+    if _slowPath(readers.uncount(cursor.counter)) { reclaim() }
   }
 
-  /// Takes `buffer`, retired and left by its last reader, off the retired
-  /// list and frees it.
+  /// Frees the replaced buffers that no broadcast reads any more.
   @usableFromInline
-  func free(retired buffer: Buffer) {
-    withLockedState { state in state.forget(retired: buffer) }
-    buffer.deallocate()
+  func reclaim() {
+    mutate { state, garbage in _ = state.reclaim(&garbage) }
   }
 
   /// Moves `cursor` from a replaced buffer to the current one, at the first
-  /// entry whose sequence is at least `sequence`.
+  /// entry whose sequence is at least `sequence`, counted in the current
+  /// epoch.
   @usableFromInline
   func relocate(_ cursor: inout _BroadcastCursor<Payload, Index>, to sequence: UInt64) {
-    let exited = cursor.buffer
+    let exited = cursor.counter
     let end = cursor.end
-    let (relocated, mustFree) = withLockedState { state in
+    cursor = mutate { state, garbage in
       let current = state.buffer
-      current.addReader()
       let relocated = _BroadcastCursor(
         buffer: current,
         position: current.position(ofFirst: sequence, below: current.count),
         endPosition: current.position(ofFirst: end, below: current.count),
-        end: end)
-      let mustFree = exited.removeReader()
-      if mustFree { state.forget(retired: exited) }
-      return (relocated, mustFree)
+        end: end, counter: state.countBroadcast())
+      if state.readers.uncount(exited) { state.reclaim(&garbage) }
+      return relocated
     }
-    cursor = relocated
-    if mustFree { exited.deallocate() }
   }
 }
 
@@ -217,17 +265,8 @@ extension _ObserverStorage.State {
   /// ``_ObserverStorage/endBroadcast(_:)``, with or without the lock.
   @inlinable
   func beginBroadcast() -> _BroadcastCursor<Payload, Index> {
-    buffer.addReader()
-    return _BroadcastCursor(
-      buffer: buffer, position: 0, endPosition: buffer.count, end: nextSequence)
-  }
-
-  /// Takes a retired buffer that no broadcast reads any more off the retired
-  /// list, to be freed after unlocking.
-  mutating func forget(retired buffer: _ObserverStorage.Buffer) {
-    guard let index = retired.firstIndex(where: { $0.base == buffer.base }) else {
-      preconditionFailure("a retired buffer is not on the retired list")
-    }
-    retired.remove(at: index)
+    _BroadcastCursor(
+      buffer: buffer, position: 0, endPosition: buffer.count, end: nextSequence,
+      counter: countBroadcast())
   }
 }

@@ -42,7 +42,7 @@ extension _ObserverStorage.State {
     let registered = buffer.count - tombstones
     let isMostlyRoom =
       registered * 4 < buffer.capacity && buffer.capacity > 2 * Self.minimumCapacity
-    if buffer.readerCount == 0 && !isMostlyRoom {
+    if !isMostlyRoom && !isBufferRead {
       compactInPlace(&garbage)
     } else {
       replaceBuffer(reserving: extra, &garbage)
@@ -55,15 +55,23 @@ extension _ObserverStorage.State {
     reserving extra: Int, _ garbage: inout _ObserverStorage.Garbage
   ) {
     let registered = buffer.count - tombstones
-    let replacement = _ObserverStorage.Buffer.allocate(
+    let replaced = buffer
+    // The replacement is published first, empty, so that a broadcast not
+    // counted when the readers are counted below begins in it (and finds
+    // this section under way), never in the buffer about to go.
+    buffer = _ObserverStorage.Buffer.allocate(
       capacity: Swift.max(Self.minimumCapacity, registered + registered / 2 + extra))
-    if buffer.readerCount == 0 {
-      moveRegistered(to: replacement, &garbage)
-    } else {
-      copyRegistered(to: replacement, &garbage)
-    }
-    buffer = replacement
     tombstones = 0
+    // Counted after the publication, and before the flag below changes: it
+    // still says whether `replaced` may be read by the other epoch.
+    let wasRead = isBufferRead
+    isBufferNewerThanEpoch = true
+    if wasRead {
+      copyRegistered(from: replaced)
+      retire(replaced, &garbage)
+    } else {
+      moveRegistered(from: replaced, &garbage)
+    }
   }
 
   /// Slides the registered entries down over the tombstones.
@@ -113,38 +121,31 @@ extension _ObserverStorage.State {
     registrationsSinceSweep = 0
   }
 
-  /// Moves the registered entries to `replacement` and frees the buffer: no
-  /// broadcast reads it, so entries move bitwise, with no reference counting.
+  /// Moves the registered entries of `replaced` to the buffer and frees
+  /// `replaced`: no broadcast reads it, so entries move bitwise, with no
+  /// reference counting.
   private func moveRegistered(
-    to replacement: _ObserverStorage.Buffer, _ garbage: inout _ObserverStorage.Garbage
+    from replaced: _ObserverStorage.Buffer, _ garbage: inout _ObserverStorage.Garbage
   ) {
-    for position in 0..<buffer.count {
-      if buffer.stamp(at: position).isRemoved {
-        Self.drop(position, of: buffer, &garbage)
+    for position in 0..<replaced.count {
+      if replaced.stamp(at: position).isRemoved {
+        Self.drop(position, of: replaced, &garbage)
       } else {
-        replacement.appendMoving(position, of: buffer)
+        buffer.appendMoving(position, of: replaced)
       }
     }
-    buffer.count = 0
-    buffer.deallocate()
+    replaced.count = 0
+    replaced.deallocate()
   }
 
-  /// Copies the registered entries to `replacement`, flags every old stamp
-  /// moved, so that the broadcasts reading the buffer go on in the
-  /// replacement, and retires the buffer: its last reader frees it.
-  private mutating func copyRegistered(
-    to replacement: _ObserverStorage.Buffer, _ garbage: inout _ObserverStorage.Garbage
-  ) {
-    for position in 0..<buffer.count {
-      let stamp = buffer.stamp(at: position)
-      if !stamp.isRemoved { replacement.appendCopy(of: position, in: buffer) }
-      buffer.setStamp(stamp.adding(_EntryStamp.movedFlag), at: position)
-    }
-    if buffer.retire() {
-      retired.append(buffer)
-    } else {
-      // Every reader left since `readerCount` was read.
-      garbage.keep(buffer: buffer)
+  /// Copies the registered entries of `replaced` to the buffer and flags
+  /// every old stamp moved, so that the broadcasts reading `replaced` go on
+  /// in the buffer; the caller retires `replaced`.
+  private func copyRegistered(from replaced: _ObserverStorage.Buffer) {
+    for position in 0..<replaced.count {
+      let stamp = replaced.stamp(at: position)
+      if !stamp.isRemoved { buffer.appendCopy(of: position, in: replaced) }
+      replaced.setStamp(stamp.adding(_EntryStamp.movedFlag), at: position)
     }
   }
 
@@ -163,7 +164,7 @@ extension _ObserverStorage.State {
   /// any made after it, as a view's that appears and goes, costs no
   /// compaction.
   mutating func removeLast(_ garbage: inout _ObserverStorage.Garbage) {
-    assert(buffer.readerCount == 0, "removing an entry from a buffer that a broadcast reads")
+    assert(!isBufferRead, "removing an entry from a buffer that a broadcast reads")
     buffer.unfile(at: buffer.count - 1)
     Self.drop(buffer.count - 1, of: buffer, &garbage)
     buffer.count -= 1

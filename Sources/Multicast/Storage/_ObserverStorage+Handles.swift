@@ -36,7 +36,7 @@ extension _ObserverStorage.State where Index == _Unindexed {
     guard position < buffer.count else { return false }
     let stamp = buffer.stamp(at: position)
     guard stamp.sequence == registration.sequence, !stamp.isRemoved else { return false }
-    if position == last && buffer.readerCount == 0 {
+    if position == last && !isBufferRead {
       removeLast(&garbage)
       // Registrations ended this way never fill the buffer, so the sweep
       // that growing or compacting it would make comes here when due: a
@@ -68,7 +68,7 @@ extension _ObserverStorage.State where Index == _Unindexed {
     at position: Int, replacingWith placeholder: Payload,
     _ garbage: inout _ObserverStorage.Garbage
   ) {
-    guard !_isPOD(Payload.self), buffer.readerCount == 0 else { return }
+    guard !_isPOD(Payload.self), !isBufferRead else { return }
     garbage.keep(buffer.payload(at: position).move())
     buffer.payload(at: position).initialize(to: placeholder)
     buffer.setStamp(buffer.stamp(at: position).adding(_EntryStamp.releasedFlag), at: position)
@@ -106,12 +106,12 @@ extension _ObserverStorage where Index == _Unindexed {
   func beginBroadcast(of registration: _Registration) -> _BroadcastCursor<Payload, Index> {
     withLockedState { state in
       let buffer = state.buffer
-      buffer.addReader()
       let end = registration.sequence + 1
       return _BroadcastCursor(
         buffer: buffer,
         position: buffer.position(ofFirst: registration.sequence, below: buffer.count),
-        endPosition: buffer.position(ofFirst: end, below: buffer.count), end: end)
+        endPosition: buffer.position(ofFirst: end, below: buffer.count), end: end,
+        counter: state.countBroadcast())
     }
   }
 }

@@ -19,7 +19,6 @@ extension _ObserverStorage.State {
   func checkInvariants() {
     let count = buffer.count
     precondition(count <= buffer.capacity, "count \(count) exceeds capacity \(buffer.capacity)")
-    precondition(!buffer.isRetired, "the current buffer is retired")
     var removed = 0
     var previous: UInt64?
     for position in 0..<count {
@@ -40,11 +39,25 @@ extension _ObserverStorage.State {
     precondition(removed == tombstones, "tombstones \(tombstones), flagged entries \(removed)")
     precondition(count == 0 || tombstones * 2 <= count, "buffer left sparse")
     checkIndex(registered: count - removed)
-    // A retired buffer is read by a broadcast, or its last reader has left
-    // and is waiting for the lock to take it off this list.
-    for buffer in retired {
-      precondition(buffer.isRetired, "a buffer on the retired list is not flagged retired")
-    }
+    checkReaders()
+  }
+
+  /// Checks the words that broadcasts begin with, and the buffers that wait
+  /// for broadcasts to leave.
+  private func checkReaders() {
+    let words = readers.words
+    precondition(
+      words[_ReaderSlots.bufferWord] == UInt64(UInt(bitPattern: buffer.base)),
+      "the published buffer is not the current one")
+    precondition(epoch <= 1, "epoch \(epoch)")
+    let waiting = waitingBeforeFlip + waitingSinceFlip
+    precondition(
+      Set(waiting.map(\.base)).count == waiting.count, "a buffer waits twice")
+    precondition(
+      !waiting.contains { $0.base == buffer.base }, "the current buffer waits to be freed")
+    precondition(
+      (words[_ReaderSlots.waitingWord] != 0) == !waiting.isEmpty,
+      "the waiting flag disagrees with the waiting buffers")
   }
 
   /// Checks that the index files exactly the registered entries, each at its

@@ -10,9 +10,10 @@ extension _ObserverStorage {
     read { state in state.buffer.capacity + state.buffer.header.pointee.layout.indexSlotCount }
   }
 
-  /// The number of buffers kept for broadcasts that still read them.
+  /// The number of replaced buffers kept for broadcasts that may still
+  /// read them.
   var retiredBufferCount: Int {
-    read { state in state.retired.count }
+    read { state in state.waitingBeforeFlip.count + state.waitingSinceFlip.count }
   }
 
 }

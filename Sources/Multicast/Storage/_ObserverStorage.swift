@@ -109,12 +109,31 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
   /// What the lock guards.
   @usableFromInline
   struct State {
-    /// The buffer that registrations go to and broadcasts start from.
+    /// The buffer that registrations go to and broadcasts start from;
+    /// published to broadcasts that begin without the lock the moment it
+    /// changes.
     @usableFromInline
-    var buffer: Buffer
-    /// Buffers replaced while broadcasts were reading them, kept until the
-    /// last of those broadcasts leaves.
-    var retired: [Buffer] = []
+    var buffer: Buffer {
+      didSet { readers.publish(buffer: buffer.base) }
+    }
+    /// The broadcasts under way, and the words they begin with.
+    @usableFromInline
+    let readers: _ReaderSlots
+    /// The epoch that new broadcasts count themselves in (0 or 1).
+    @usableFromInline
+    var epoch: UInt64 = 0
+    /// Whether only broadcasts counted in ``epoch`` can read `buffer`: the
+    /// buffer replaced the one before in the section that last flipped the
+    /// epoch, so every broadcast counted in the other epoch reads an older
+    /// buffer (and counts itself again if it goes on in this one).
+    var isBufferNewerThanEpoch = true
+    /// Buffers replaced while broadcasts may read them, replaced before the
+    /// epoch last flipped: freed once no broadcast is counted in the other
+    /// epoch.
+    var waitingBeforeFlip: [Buffer] = []
+    /// Buffers replaced while broadcasts may read them, since the epoch last
+    /// flipped: they wait for the next flip.
+    var waitingSinceFlip: [Buffer] = []
     /// The sequence number of the next registration.
     @usableFromInline
     var nextSequence: UInt64 = 0
@@ -132,20 +151,29 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     @usableFromInline
     var ownerKey: ObjectIdentifier? = nil
 
-    init(buffer: Buffer) { self.buffer = buffer }
+    init(buffer: Buffer, readers: _ReaderSlots) {
+      self.buffer = buffer
+      self.readers = readers
+    }
   }
 
   /// Creates an empty storage.
   init() {
-    // One allocation: the state, the lock, and the first, empty buffer.
+    // One allocation: the state, the lock, the readers' control words and
+    // home slot (on lines of their own), and the first, empty buffer.
     let lockOffset = _BufferLayout.aligned(MemoryLayout<State>.stride, to: _Lock.alignment)
-    let bufferOffset = _BufferLayout.aligned(lockOffset + _Lock.byteCount, to: Buffer.alignment)
+    let readersOffset = _BufferLayout.aligned(
+      lockOffset + _Lock.byteCount, to: _ReaderSlots.lineBytes)
+    let bufferOffset = _BufferLayout.aligned(
+      readersOffset + _ReaderSlots.byteCount, to: Buffer.alignment)
     let memory = UnsafeMutableRawPointer.allocate(
       byteCount: bufferOffset + Buffer.byteCount(capacity: 0),
-      alignment: Swift.max(MemoryLayout<State>.alignment, _Lock.alignment, Buffer.alignment))
+      alignment: Swift.max(
+        MemoryLayout<State>.alignment, _Lock.alignment, _ReaderSlots.lineBytes, Buffer.alignment))
     let empty = Buffer.initialize(at: memory + bufferOffset, capacity: 0)
+    let readers = _ReaderSlots(initializing: memory + readersOffset, buffer: empty.base)
     state = memory.bindMemory(to: State.self, capacity: 1)
-    state.initialize(to: State(buffer: empty))
+    state.initialize(to: State(buffer: empty, readers: readers))
     lock = _Lock(initializing: memory + lockOffset)
   }
 
@@ -153,23 +181,33 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     // No broadcast can be running: each borrows the storage's owner.
     let state = self.state.move()
     state.buffer.deallocate()
-    for buffer in state.retired { buffer.deallocate() }
+    for buffer in state.waitingBeforeFlip + state.waitingSinceFlip { buffer.deallocate() }
+    state.readers.destroy()
     lock.destroy()
     self.state.deallocate()
   }
 
+  /// The broadcasts under way, and the words they begin with.
+  @inlinable
+  var readers: _ReaderSlots { state.pointee.readers }
+
   /// Runs `body` on the state with the lock held: the one way the state
   /// changes.
+  ///
+  /// The section marks the readers' version busy while it runs (see
+  /// _ReaderSlots), so that no broadcast begins without the lock meanwhile.
   ///
   /// Built with `MULTICAST_INTERNAL_CHECKS` defined, the state checks its
   /// invariants after every change, broadcasts' bookkeeping included.
   @inlinable
   func withLockedState<Result: ~Copyable>(_ body: (inout State) -> Result) -> Result {
     lock.lock()
+    let version = readers.beginWrite()
     let result = body(&state.pointee)
     #if MULTICAST_INTERNAL_CHECKS
     state.pointee.checkInvariants()
     #endif
+    readers.endWrite(version, epoch: state.pointee.epoch, nextSequence: state.pointee.nextSequence)
     lock.unlock()
     return result
   }
@@ -183,7 +221,8 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     return result
   }
 
-  /// Runs `body` on the state with the lock held, for reading.
+  /// Runs `body` on the state with the lock held, for reading: it changes
+  /// nothing, so broadcasts may begin without the lock meanwhile.
   func read<Result>(_ body: (borrowing State) -> Result) -> Result {
     lock.withLock { body(state.pointee) }
   }

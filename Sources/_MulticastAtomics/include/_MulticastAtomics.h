@@ -58,6 +58,67 @@ static inline uint64_t _multicast_fetch_or(uint64_t *_Nonnull word, uint64_t val
   return atomic_fetch_or_explicit((_Atomic(uint64_t) *)word, value, memory_order_acq_rel);
 }
 
+/// Loads a word with no ordering: for a word read again under a version
+/// check (see ``_multicast_fence_acquire``), or whose value orders nothing.
+static inline uint64_t _multicast_load_relaxed(uint64_t *_Nonnull word) {
+  return atomic_load_explicit((_Atomic(uint64_t) *)word, memory_order_relaxed);
+}
+
+/// Stores a word with no ordering.
+static inline void _multicast_store_relaxed(uint64_t *_Nonnull word, uint64_t value) {
+  atomic_store_explicit((_Atomic(uint64_t) *)word, value, memory_order_relaxed);
+}
+
+/// Loads a word in the single total order of sequentially consistent
+/// operations.
+static inline uint64_t _multicast_load_seq_cst(uint64_t *_Nonnull word) {
+  return atomic_load_explicit((_Atomic(uint64_t) *)word, memory_order_seq_cst);
+}
+
+/// Stores a word in the single total order of sequentially consistent
+/// operations.
+static inline void _multicast_store_seq_cst(uint64_t *_Nonnull word, uint64_t value) {
+  atomic_store_explicit((_Atomic(uint64_t) *)word, value, memory_order_seq_cst);
+}
+
+/// Adds `value` to a word in the single total order of sequentially
+/// consistent operations; returns the word before.
+static inline uint64_t _multicast_fetch_add_seq_cst(uint64_t *_Nonnull word, uint64_t value) {
+  return atomic_fetch_add_explicit((_Atomic(uint64_t) *)word, value, memory_order_seq_cst);
+}
+
+/// Subtracts `value` from a word in the single total order of sequentially
+/// consistent operations; returns the word before.
+static inline uint64_t _multicast_fetch_sub_seq_cst(uint64_t *_Nonnull word, uint64_t value) {
+  return atomic_fetch_sub_explicit((_Atomic(uint64_t) *)word, value, memory_order_seq_cst);
+}
+
+/// A fence that keeps the caller's earlier loads before its later loads and
+/// stores: what a reader of data under a version word needs between reading
+/// the data and reading the version again.
+static inline void _multicast_fence_acquire(void) {
+  atomic_thread_fence(memory_order_acquire);
+}
+
+/// A fence that keeps the caller's earlier loads and stores before its
+/// later stores: what a writer needs between marking a version word busy and
+/// changing the data under it.
+static inline void _multicast_fence_release(void) {
+  atomic_thread_fence(memory_order_release);
+}
+
+/// A sequentially consistent fence: a writer's earlier store and its later
+/// loads take their places on either side of it in the total order.
+static inline void _multicast_fence_seq_cst(void) {
+  atomic_thread_fence(memory_order_seq_cst);
+}
+
+/// A small number for the calling thread, fixed for its life: 0 for the first
+/// thread that asks, 1 for the next, and so on. Threads that start one after
+/// another get numbers in sequence, so that any few of them spread over a
+/// few slots.
+uint32_t _multicast_thread_number(void);
+
 /// Whether the calling thread is the process's main thread: the thread the
 /// main actor runs on.
 ///

@@ -1,0 +1,232 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+public import _MulticastAtomics
+
+// Who reads the storage's buffers: broadcasts counted per thread, in slots
+// on cache lines of their own, in two epochs, so that two threads
+// broadcasting at once write no word in common.
+//
+// The protocol, in full (the storage's mutations are its writers, its
+// broadcasts its readers):
+//
+// - Words. One line of control words, written only with the lock held: the
+//   version, the current buffer's address, the next sequence number, and
+//   whether buffers wait to be freed. Then one line of counters, the home
+//   slot, for the first thread that broadcasts without the lock and for
+//   broadcasts begun with it; the slots of other threads, eight lines, are
+//   made when a second thread first broadcasts. Each slot has a counter per
+//   epoch.
+// - Version. Every critical section sets its busy bit on entry (before it
+//   changes anything), and clears it and adds one to its count of sections
+//   on exit. Its low bit is the epoch new broadcasts count themselves in. The address of the current buffer is published the moment it
+//   changes; the next sequence number and the buffer's count on exit.
+// - Beginning without the lock. Read the version (acquire); if busy, take the
+//   lock instead. Add one to the thread's slot for the version's epoch
+//   (sequentially consistent), read the buffer's address (sequentially
+//   consistent), its count and the next sequence number, and read the version
+//   again (sequentially consistent, after an acquire fence): if it changed,
+//   take the one back and begin with the lock instead. Otherwise the three
+//   words are one critical section's, and the broadcast reads that buffer
+//   below that count. Beginning with the lock adds one to the home slot for
+//   the current epoch: no critical section can run meanwhile.
+// - Ending. Take the one back (sequentially consistent), then read whether
+//   buffers wait to be freed (sequentially consistent); if so, take the lock
+//   and free what can be.
+// - Moving entries. A critical section moves entries in place, or frees a
+//   buffer, only when it finds no broadcast counted that could read it
+//   (after a sequentially consistent fence, which orders its busy version
+//   before its reads of the slots). A broadcast that it did not count added
+//   its one after that fence, so it reads the busy version, or a later one,
+//   and never reads the entries.
+// - Epochs. A replaced buffer that broadcasts may read waits, with the
+//   others replaced since the last flip of the epoch. The epoch flips only
+//   when no broadcast is counted in the other epoch (the one it flips to), so
+//   after a flip every broadcast counted in the old epoch began before it;
+//   buffers replaced before the flip are freed once the old epoch's count is
+//   zero: the broadcasts that could read them have all left, and those that
+//   began since read later buffers. New broadcasts count themselves in the
+//   new epoch, so the old one drains however busy the storage is.
+// - Who frees. Whoever sees the count reach zero with buffers waiting: the
+//   critical section that replaced the buffer, if its readers left already,
+//   or a broadcast as it ends (it reads the waiting flag after taking its one
+//   back; the section sets the flag before it reads the slots, so one of the
+//   two sees the other).
+//
+// What a slot costs: one line per storage (the home slot), and eight more
+// for a storage that two threads broadcast through without the lock.
+
+/// The broadcasts reading a storage's buffers, counted per thread and per
+/// epoch, and the words that let a broadcast begin without the lock; see the
+/// protocol above.
+///
+/// A view of memory in the storage's allocation: a line of control words,
+/// then the home slot's line.
+@usableFromInline
+struct _ReaderSlots {
+  @usableFromInline
+  let words: UnsafeMutablePointer<UInt64>
+
+  /// The bytes between words that two threads write at once: a cache line,
+  /// or two, which some processors fetch together.
+  @usableFromInline
+  static var lineBytes: Int {
+    #if arch(x86_64) || arch(i386)
+    64
+    #else
+    128
+    #endif
+  }
+
+  @usableFromInline
+  static var lineWords: Int { lineBytes / MemoryLayout<UInt64>.stride }
+
+  /// The number of slots made for threads other than the home slot's.
+  @usableFromInline
+  static var spreadCount: Int { 8 }
+
+  /// The bytes the control line and the home slot take.
+  static var byteCount: Int { 2 * lineBytes }
+
+  /// Makes the words in `memory`, ``byteCount`` bytes aligned to
+  /// ``lineBytes``, for a storage whose first buffer is `buffer`.
+  init(initializing memory: UnsafeMutableRawPointer, buffer: UnsafeMutableRawPointer) {
+    words = memory.bindMemory(to: UInt64.self, capacity: 2 * Self.lineWords)
+    words.initialize(repeating: 0, count: 2 * Self.lineWords)
+    words[Self.bufferWord] = UInt64(UInt(bitPattern: buffer))
+  }
+
+  /// Frees the other threads' slots, if any were made.
+  func destroy() {
+    if let spread { UnsafeMutableRawPointer(spread).deallocate() }
+  }
+
+  // MARK: Control words
+
+  @usableFromInline static var versionWord: Int { 0 }
+  @usableFromInline static var bufferWord: Int { 1 }
+  @usableFromInline static var nextSequenceWord: Int { 2 }
+  @usableFromInline static var waitingWord: Int { 3 }
+  @usableFromInline static var homeWord: Int { 4 }
+  @usableFromInline static var spreadWord: Int { 5 }
+
+  /// The bit of the version that a critical section sets while it runs;
+  /// below it, the epoch; above it, the number of sections that ran.
+  @usableFromInline
+  static var busyBit: UInt64 { 2 }
+
+  /// What each section adds to the version.
+  @usableFromInline
+  static var versionStep: UInt64 { 4 }
+
+  /// The home slot: the first thread's that broadcasts without the lock, and
+  /// every broadcast's begun with it.
+  @inlinable
+  var homeSlot: UnsafeMutablePointer<UInt64> { words + Self.lineWords }
+
+  /// The other threads' slots, one line each, once made.
+  @inlinable
+  var spread: UnsafeMutablePointer<UInt64>? {
+    UnsafeMutablePointer(bitPattern: UInt(_multicast_load_acquire(words + Self.spreadWord)))
+  }
+
+  // MARK: Writers, with the lock held
+
+  /// Marks a critical section under way: the version goes busy before
+  /// anything changes.
+  ///
+  /// - Returns: The version to pass to ``endWrite(_:epoch:nextSequence:)``.
+  @inlinable
+  func beginWrite() -> UInt64 {
+    let version = _multicast_load_relaxed(words + Self.versionWord) | Self.busyBit
+    _multicast_store_relaxed(words + Self.versionWord, version)
+    _multicast_fence_release()
+    return version
+  }
+
+  /// Publishes the section's next sequence number and epoch, and ends it:
+  /// the version is no longer busy, and counts one more section.
+  @inlinable
+  func endWrite(_ version: UInt64, epoch: UInt64, nextSequence: UInt64) {
+    _multicast_store_relaxed(words + Self.nextSequenceWord, nextSequence)
+    _multicast_store_release(
+      words + Self.versionWord, ((version & ~(Self.busyBit | 1)) &+ Self.versionStep) | epoch)
+  }
+
+  /// Publishes the address of the current buffer, the moment it changes:
+  /// before any check that a replaced buffer's readers have left.
+  @inlinable
+  func publish(buffer: UnsafeMutableRawPointer) {
+    _multicast_store_relaxed(words + Self.bufferWord, UInt64(UInt(bitPattern: buffer)))
+  }
+
+  /// Sets or clears the flag that tells ending broadcasts that buffers wait
+  /// to be freed.
+  func setWaiting(_ waiting: Bool) {
+    _multicast_store_seq_cst(words + Self.waitingWord, waiting ? 1 : 0)
+  }
+
+  /// The broadcasts counted in each epoch, read after a sequentially
+  /// consistent fence: a broadcast not counted here added its one after the
+  /// fence, and will see the section's busy version (and its published
+  /// buffer and waiting flag).
+  func counts() -> (UInt64, UInt64) {
+    _multicast_fence_seq_cst()
+    var counts = (_multicast_load_acquire(homeSlot), _multicast_load_acquire(homeSlot + 1))
+    if let spread {
+      for slot in 0..<Self.spreadCount {
+        let line = spread + slot * Self.lineWords
+        counts.0 &+= _multicast_load_acquire(line)
+        counts.1 &+= _multicast_load_acquire(line + 1)
+      }
+    }
+    return counts
+  }
+
+  /// Makes the other threads' slots, unless they are made.
+  func makeSpread() {
+    guard spread == nil else { return }
+    let bytes = Self.spreadCount * Self.lineBytes
+    let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: Self.lineBytes)
+    memory.initializeMemory(as: UInt64.self, repeating: 0, count: bytes / 8)
+    _multicast_store_release(words + Self.spreadWord, UInt64(UInt(bitPattern: memory)))
+  }
+
+  // MARK: Readers
+
+  /// Counts a broadcast begun with the lock held in the home slot, in the
+  /// current epoch.
+  ///
+  /// - Returns: The counter to take the one back from.
+  @inlinable
+  func countLocked(epoch: UInt64) -> UnsafeMutablePointer<UInt64> {
+    let counter = homeSlot + Int(epoch)
+    _ = _multicast_fetch_add_seq_cst(counter, 1)
+    return counter
+  }
+
+  /// The calling thread's slot, if it has one yet: the home slot for the
+  /// first thread that asks, a slot among the others' for every other
+  /// thread once they are made.
+  @inlinable
+  func slotOfCallingThread() -> UnsafeMutablePointer<UInt64>? {
+    let number = UInt64(_multicast_thread_number()) &+ 1
+    let home = _multicast_load_relaxed(words + Self.homeWord)
+    if _fastPath(home == number) { return homeSlot }
+    if home == 0 && _multicast_compare_exchange(words + Self.homeWord, 0, number) {
+      return homeSlot
+    }
+    guard let spread else { return nil }
+    return spread + Int(number % UInt64(Self.spreadCount)) * Self.lineWords
+  }
+
+  /// Takes back the one a broadcast added to `counter`.
+  ///
+  /// - Returns: Whether buffers wait to be freed: the caller must then take
+  ///   the lock and free what it can.
+  @inlinable
+  func uncount(_ counter: UnsafeMutablePointer<UInt64>) -> Bool {
+    _ = _multicast_fetch_sub_seq_cst(counter, 1)
+    return _multicast_load_seq_cst(words + Self.waitingWord) != 0
+  }
+}
