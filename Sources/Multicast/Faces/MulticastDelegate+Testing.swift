@@ -15,6 +15,16 @@ extension MulticastDelegate {
 
   /// The number of replaced buffers kept for broadcasts still reading them.
   var retiredBufferCount: Int { storage.retiredBufferCount }
+
+  #if DEBUG
+  /// Runs `body` in every broadcast that begins without the lock.
+  ///
+  /// It runs after the broadcast reads the readers' version and before it
+  /// counts itself. Set it before the multicast delegate is shared.
+  func beforeCountingBroadcast(_ body: @escaping () -> Void) {
+    storage.state.pointee.beforeCounting = body
+  }
+  #endif
 }
 
 extension MulticastDelegate where Observer: Sendable {

@@ -164,6 +164,12 @@ extension _ObserverStorage {
     guard version & _ReaderSlots.busyBit == 0, let slot = readers.slotOfCallingThread() else {
       return nil
     }
+    #if DEBUG
+    state.pointee.beforeCounting?()
+    #endif
+    #if MULTICAST_INTERNAL_CHECKS
+    readers.widenRaceWindow(after: version)
+    #endif
     let counter = slot + Int(version & 1)
     _ = _multicast_fetch_add_seq_cst(counter, 1)
     // Sequentially consistent, after counting: a section that did not count

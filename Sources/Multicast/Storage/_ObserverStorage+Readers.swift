@@ -34,7 +34,9 @@ extension _ObserverStorage.State {
 
   /// Keeps `replaced`, which `buffer` just replaced and broadcasts may be
   /// reading, until they have left; frees it at once if they have.
-  mutating func retire(_ replaced: _ObserverStorage.Buffer, _ garbage: inout _ObserverStorage.Garbage) {
+  mutating func retire(
+    _ replaced: _ObserverStorage.Buffer, _ garbage: inout _ObserverStorage.Garbage
+  ) {
     waitingSinceFlip.append(replaced)
     // Set before the slots are read: a broadcast that ends unseen by
     // `reclaim` sees the flag, and reclaims.

@@ -151,6 +151,16 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     @usableFromInline
     var ownerKey: ObjectIdentifier? = nil
 
+    #if DEBUG
+    /// What a broadcast that begins without the lock runs in debug builds.
+    ///
+    /// It runs after the broadcast reads the version and before it counts
+    /// itself: tests put critical sections in that window. Set before the
+    /// storage is shared.
+    @usableFromInline
+    var beforeCounting: (() -> Void)? = nil
+    #endif
+
     init(buffer: Buffer, readers: _ReaderSlots) {
       self.buffer = buffer
       self.readers = readers

@@ -220,6 +220,21 @@ struct _ReaderSlots {
     return spread + Int(number % UInt64(Self.spreadCount)) * Self.lineWords
   }
 
+  #if MULTICAST_INTERNAL_CHECKS
+  /// Waits a while, in every eighth broadcast of a checked build, for a
+  /// critical section to run after the broadcast read `version` and before
+  /// it counts itself: the window the version check exists for, which the
+  /// stress tests then hit often rather than almost never.
+  @usableFromInline
+  func widenRaceWindow(after version: UInt64) {
+    guard (version / Self.versionStep) % 8 == 0 else { return }
+    for _ in 0..<20_000 {
+      let now = _multicast_load_relaxed(words + Self.versionWord)
+      if now != version && now & Self.busyBit == 0 { return }
+    }
+  }
+  #endif
+
   /// Takes back the one a broadcast added to `counter`.
   ///
   /// - Returns: Whether buffers wait to be freed: the caller must then take
