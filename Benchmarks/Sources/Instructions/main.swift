@@ -222,26 +222,12 @@ let cases: [String: (Int) -> Void] = [
   "delegate-add-remove-100000": { addAndRemove(present: 99_999, repetitions: $0) },
   // The timed benchmark's shape: a new subject, 100 observers added, then
   // all removed (one operation here is the 200 of them).
-  "delegate-fill-empty-100": { repetitions in
-    let observers = makeObservers(100)
-    for _ in 0..<repetitions {
-      let delegate = MulticastDelegate<any TickObserver>()
-      for observer in observers { delegate.addObserver(observer) }
-      for observer in observers { delegate.removeObserver(observer) }
-      consume(delegate)
-    }
-    consume(observers)
-  },
-  "dictionary-fill-empty-100": { repetitions in
-    let observers = makeObservers(100)
-    for _ in 0..<repetitions {
-      let design = DictionaryDesign()
-      for observer in observers { design.add(observer) }
-      for observer in observers { design.remove(observer) }
-      consume(design)
-    }
-    consume(observers)
-  },
+  "delegate-fill-empty-100": { fillAndEmpty(observers: 100, repetitions: $0) },
+  // The same with one observer: a new subject, one add, one remove.
+  "delegate-fill-empty-1": { fillAndEmpty(observers: 1, repetitions: $0) },
+  "dictionary-fill-empty-100": { fillAndEmptyDictionary(observers: 100, repetitions: $0) },
+  "dictionary-fill-empty-1": { fillAndEmptyDictionary(observers: 1, repetitions: $0) },
+
   "dictionary-add-remove-1": { addAndRemoveInDictionary(present: 0, repetitions: $0) },
   "dictionary-add-remove-10": { addAndRemoveInDictionary(present: 9, repetitions: $0) },
   "dictionary-add-remove-100": { addAndRemoveInDictionary(present: 99, repetitions: $0) },
@@ -249,6 +235,31 @@ let cases: [String: (Int) -> Void] = [
     addAndRemoveInDictionary(present: 99_999, repetitions: $0)
   },
 ]
+
+/// Makes a multicast delegate, adds `observers` observers and removes them,
+/// `repetitions` times: the timed add+remove benchmark's shape.
+func fillAndEmpty(observers count: Int, repetitions: Int) {
+  let observers = makeObservers(count)
+  for _ in 0..<repetitions {
+    let delegate = MulticastDelegate<any TickObserver>()
+    for observer in observers { delegate.addObserver(observer) }
+    for observer in observers { delegate.removeObserver(observer) }
+    consume(delegate)
+  }
+  consume(observers)
+}
+
+/// The same with the dictionary of weak boxes.
+func fillAndEmptyDictionary(observers count: Int, repetitions: Int) {
+  let observers = makeObservers(count)
+  for _ in 0..<repetitions {
+    let design = DictionaryDesign()
+    for observer in observers { design.add(observer) }
+    for observer in observers { design.remove(observer) }
+    consume(design)
+  }
+  consume(observers)
+}
 
 /// Adds an observer to a multicast delegate and removes it, `repetitions`
 /// times, with `present` others registered: at 1, 10, 100 and 100,000

@@ -29,8 +29,13 @@ extension _ObserverStorage.State {
   /// Drops the tombstones once they are more than half of the buffer, and
   /// the dead observers too if a sweep is due: without it, a buffer whose
   /// dead observers never make it grow would keep them for good.
+  ///
+  /// A buffer of at most ``minimumCapacity`` entries keeps its tombstones
+  /// until it fills: compacting it would free no memory, and would cost a
+  /// subject with one observer that comes and goes a fence (the check that no
+  /// broadcast reads the buffer) on every removal.
   mutating func compactIfSparse(_ garbage: inout _ObserverStorage.Garbage) {
-    guard tombstones * 2 > buffer.count else { return }
+    guard tombstones * 2 > buffer.count, buffer.count > Self.minimumCapacity else { return }
     if isSweepDue { removeDead(&garbage) }
     compact(reserving: 0, &garbage)
   }
@@ -63,8 +68,11 @@ extension _ObserverStorage.State {
       capacity: Swift.max(Self.minimumCapacity, registered + registered / 2 + extra))
     tombstones = 0
     // Counted after the publication, and before the flag below changes: it
-    // still says whether `replaced` may be read by the other epoch.
-    let wasRead = isBufferRead
+    // still says whether `replaced` may be read by the other epoch. The
+    // storage's embedded buffer, with no room, has no entry to move and is
+    // never freed, so it needs no count (a new subject's first registration
+    // so pays for no fence).
+    let wasRead = replaced.capacity > 0 && isBufferRead
     isBufferNewerThanEpoch = true
     if wasRead {
       copyRegistered(from: replaced)

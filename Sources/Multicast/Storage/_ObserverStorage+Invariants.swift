@@ -37,7 +37,8 @@ extension _ObserverStorage.State {
         "entry \(position), held by the owner, holds a weak reference")
     }
     precondition(removed == tombstones, "tombstones \(tombstones), flagged entries \(removed)")
-    precondition(count == 0 || tombstones * 2 <= count, "buffer left sparse")
+    precondition(
+      tombstones <= Self.minimumCapacity || tombstones * 2 <= count, "buffer left sparse")
     checkIndex(registered: count - removed)
     checkReaders()
   }

@@ -8,8 +8,9 @@
 //     it (`withLockedState`, or `mutate`, which releases what a change
 //     drops after unlocking: _ObserverStorage+Garbage).
 //  2. _ObserverEntry, _EntryStamp, _Registration: one registration's parts.
-//  3. _BufferLayout, _ObserverBuffer (+Entries, +Readers): where
-//     registrations live, and who reads them.
+//  3. _BufferLayout, _ObserverBuffer (+Entries): where registrations
+//     live; _ReaderSlots and _ObserverStorage+Readers: who reads them, and
+//     when a replaced buffer may go.
 //  4. _EntryIndex, _PositionIndex: finding an entry by its object.
 //  5. _ObserverStorage+Mutations, then +Compaction: registering, removing,
 //     and making room.
@@ -52,34 +53,38 @@
 /// found by their sequence numbers (what the events keep). Each offers only
 /// its own operations.
 ///
-/// - A broadcast takes the lock only to note the current buffer, its count and
-///   the next sequence number, and to count itself among the buffer's
-///   readers; then it calls observers with no lock held, and leaves with one
-///   atomic decrement. Entries appended meanwhile lie above its count; entries
-///   removed meanwhile are flagged in their stamps, which it reads atomically,
-///   so it skips them when their turn comes.
+/// - A broadcast takes no lock: it counts itself in its thread's slot, notes
+///   the current buffer, its count and the next sequence number, and checks
+///   that no critical section ran meanwhile (see ``_ReaderSlots``); then it
+///   calls observers, and leaves by taking its count back. Two threads
+///   broadcasting at once write no word in common. Entries appended meanwhile
+///   lie above its count; entries removed meanwhile are flagged in their
+///   stamps, which it reads atomically, so it skips them when their turn
+///   comes.
 /// - Removal flags an entry and leaves it in place (a tombstone), unless it is
 ///   the last and no broadcast reads the buffer: then it goes at once.
 ///   Registration appends. When more than half of a buffer is tombstones, it
-///   is compacted;
-///   when it is full, its entries go to a buffer with half as much room again.
+///   is compacted; when it is full, its entries go to a buffer with half as
+///   much room again.
 ///   Each costs O(n) and follows at least n/3 registrations or removals, so
 ///   both are amortized O(1).
 /// - Observers that die unremoved are dropped by sweeps, which remove every
 ///   entry whose object is gone before the buffer grows or is compacted, or
 ///   after a removal of the last entry. (A handle registry's owner, see
 ///   `setOwner`, holds its own registrations with no weak reference: they
-///   are alive whenever the storage is used, and never loaded.) One
-///   is due once there have been as many registrations since the last sweep
-///   as there were live observers then. The buffer so holds at most twice the observers alive at
-///   the last sweep, however many die, while loading objects (two atomic
-///   operations on each one's side table) stays rarer than registering them.
+///   are alive whenever the storage is used, and never loaded.) One is due
+///   once there have been as many registrations since the last sweep as
+///   there were live observers then. The buffer so holds at most twice the
+///   observers alive at the last sweep, however many die, while loading
+///   objects (two atomic operations on each one's side table) stays rarer
+///   than registering them.
 /// - Entries move (bitwise, with no reference counting) only when no broadcast
-///   reads the buffer. If one does, the storage copies the entries to a new
-///   buffer instead, flags the old stamps moved and retires the old buffer,
-///   which its last reader frees. A broadcast that meets a moved stamp goes on
-///   in the new buffer, at the first entry it has not reached, so it still
-///   sees every later removal.
+///   can read the buffer. If one may, the storage copies the entries to a new
+///   buffer instead, flags the old stamps moved and keeps the old buffer until
+///   the broadcasts that could read it have left (an epoch later, see
+///   ``_ReaderSlots``). A broadcast that meets a moved stamp goes on in the
+///   new buffer, at the first entry it has not reached, so it still sees
+///   every later removal.
 /// - Nothing that can run user code (an observer's or a payload's
 ///   deinitializer) is released with the lock held: mutations collect what
 ///   they drop as ``Garbage`` and release it after unlocking.
@@ -90,14 +95,15 @@
 struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Sendable {
   // @unchecked Sendable: `state` and the buffers it points to are read and
   // written only with `lock` held, with exceptions that are safe. A broadcast
-  // reads, without the lock, entries of a buffer it counts itself a reader of,
-  // below a count it read under the lock: those entries are written only
-  // before that count was published, or moved when the buffer has no reader.
-  // It reads their stamps atomically, which the lock holder writes
-  // atomically, and it leaves with an atomic decrement (see
-  // _ObserverBuffer+Readers). Weak loads are made thread-safe by the runtime.
-  // The stress and linearizability tests exercise this from many threads,
-  // under ThreadSanitizer in CI.
+  // reads, without the lock, the words _ReaderSlots publishes (atomically),
+  // and entries of a buffer it counts itself a reader of, below a count that
+  // one critical section published: those entries are written only before
+  // that section ended, or moved when no counted broadcast can read them. It
+  // reads their stamps atomically, which the lock holder writes atomically,
+  // and it leaves with an atomic decrement (the argument is in
+  // _ReaderSlots). Weak loads are made thread-safe by the runtime. The
+  // stress, reader and linearizability tests exercise this from many
+  // threads, under ThreadSanitizer in CI.
   @usableFromInline
   let lock: _Lock
   @usableFromInline
@@ -122,10 +128,10 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     /// The epoch that new broadcasts count themselves in (0 or 1).
     @usableFromInline
     var epoch: UInt64 = 0
-    /// Whether only broadcasts counted in ``epoch`` can read `buffer`: the
-    /// buffer replaced the one before in the section that last flipped the
-    /// epoch, so every broadcast counted in the other epoch reads an older
-    /// buffer (and counts itself again if it goes on in this one).
+    /// Whether only broadcasts counted in ``epoch`` can read `buffer`: it was
+    /// made current after the epoch last flipped, or in the section that
+    /// flipped it, so every broadcast counted in the other epoch began in an
+    /// older buffer (and counts itself again if it goes on in this one).
     var isBufferNewerThanEpoch = true
     /// Buffers replaced while broadcasts may read them, replaced before the
     /// epoch last flipped: freed once no broadcast is counted in the other
@@ -169,19 +175,22 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
 
   /// Creates an empty storage.
   init() {
-    // One allocation: the state, the lock, the readers' control words and
-    // home slot (on lines of their own), and the first, empty buffer.
+    // One allocation: the state, the lock, the readers' control words, the
+    // first, empty buffer, and last the readers' home slot, on a line of
+    // its own.
     let lockOffset = _BufferLayout.aligned(MemoryLayout<State>.stride, to: _Lock.alignment)
-    let readersOffset = _BufferLayout.aligned(
-      lockOffset + _Lock.byteCount, to: _ReaderSlots.lineBytes)
+    let controlOffset = _BufferLayout.aligned(
+      lockOffset + _Lock.byteCount, to: MemoryLayout<UInt64>.alignment)
     let bufferOffset = _BufferLayout.aligned(
-      readersOffset + _ReaderSlots.byteCount, to: Buffer.alignment)
+      controlOffset + _ReaderSlots.controlBytes, to: Buffer.alignment)
+    let homeOffset = _BufferLayout.aligned(
+      bufferOffset + Buffer.byteCount(capacity: 0), to: 16)
     let memory = UnsafeMutableRawPointer.allocate(
-      byteCount: bufferOffset + Buffer.byteCount(capacity: 0),
-      alignment: Swift.max(
-        MemoryLayout<State>.alignment, _Lock.alignment, _ReaderSlots.lineBytes, Buffer.alignment))
+      byteCount: homeOffset + _ReaderSlots.homeSlotBytes,
+      alignment: Swift.max(MemoryLayout<State>.alignment, _Lock.alignment, Buffer.alignment, 16))
     let empty = Buffer.initialize(at: memory + bufferOffset, capacity: 0)
-    let readers = _ReaderSlots(initializing: memory + readersOffset, buffer: empty.base)
+    let readers = _ReaderSlots(
+      control: memory + controlOffset, home: memory + homeOffset, buffer: empty.base)
     state = memory.bindMemory(to: State.self, capacity: 1)
     state.initialize(to: State(buffer: empty, readers: readers))
     lock = _Lock(initializing: memory + lockOffset)
@@ -191,7 +200,8 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     // No broadcast can be running: each borrows the storage's owner.
     let state = self.state.move()
     state.buffer.deallocate()
-    for buffer in state.waitingBeforeFlip + state.waitingSinceFlip { buffer.deallocate() }
+    for buffer in state.waitingBeforeFlip { buffer.deallocate() }
+    for buffer in state.waitingSinceFlip { buffer.deallocate() }
     state.readers.destroy()
     lock.destroy()
     self.state.deallocate()
