@@ -55,7 +55,7 @@ extension _EventCore {
   /// gone: the lane goes; waiting notices are dropped with it.
   func drop(_ job: _DeliveryJob, at destination: _Destination) {
     if job.end == _noticeJobEnd {
-      storage.withLockedState { _ in while notices.takeNext() != nil {} }
+      storage.withLockedState(changing: false) { _ in while notices.takeNext() != nil {} }
     } else {
       settle(destination)
     }

@@ -71,7 +71,8 @@ extension _EventCore {
   /// this thread (by a notice that subscribes) or another, is told by this
   /// loop, after the notice that is running.
   func tellOwner() {
-    while let becameObserved = storage.withLockedState({ _ in notices.takeNext() }) {
+    while let becameObserved = storage.withLockedState(changing: false, { _ in notices.takeNext() })
+    {
       if becameObserved {
         onFirstObserver?()
       } else {

@@ -100,7 +100,7 @@ extension _EventCore: _DeliverySource {
   private func claimSoleLane(
     from isolation: (any Actor)?
   ) -> (lane: Unmanaged<_Destination>, cursor: _BroadcastCursor<_Subscriber, _Unindexed>)? {
-    storage.withLockedState { state in
+    storage.withLockedState(changing: false) { state in
       guard let lane = soleLane,
         lane._withUnsafeGuaranteedRef({ $0.isCurrent(isolation) && $0.claimIfIdle() })
       else { return nil }
@@ -148,7 +148,7 @@ extension _EventCore: _DeliverySource {
   /// their sends.
   @usableFromInline
   func withLock<Result>(_ body: () -> Result) -> Result {
-    storage.withLockedState { _ in body() }
+    storage.withLockedState(changing: false) { _ in body() }
   }
 
   /// ``prepare(_:from:)`` for the value that `makeValue` makes in the same
@@ -161,7 +161,7 @@ extension _EventCore: _DeliverySource {
     // send's arrivals (each destination's lock nests inside the storage's;
     // nothing takes them the other way round), and begins the walk of a
     // direct delivery.
-    let local = storage.withLockedState { state in
+    let local = storage.withLockedState(changing: false) { state in
       let value = makeValue()
       var local = _LocalSend(end: state.nextSequence)
       for lane in lanes {

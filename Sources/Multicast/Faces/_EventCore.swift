@@ -202,6 +202,6 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// The lanes' destinations, for tests.
   var destinations: [_Destination] {
-    storage.withLockedState { _ in lanes }
+    storage.withLockedState(changing: false) { _ in lanes }
   }
 }

@@ -193,7 +193,7 @@ extension _ObserverStorage {
   /// other than the first, so that they begin without it next time.
   @usableFromInline
   func beginBroadcastLocked() -> _BroadcastCursor<Payload, Index> {
-    withLockedState { state in
+    withLockedState(changing: false) { state in
       state.readers.makeSpread()
       return state.beginBroadcast()
     }
@@ -203,7 +203,7 @@ extension _ObserverStorage {
   /// `end`.
   @inlinable
   func beginBroadcast(registeredBefore end: UInt64) -> _BroadcastCursor<Payload, Index> {
-    withLockedState { state in
+    withLockedState(changing: false) { state in
       let buffer = state.buffer
       // Sequence numbers only grow, so `end` is at most `nextSequence`.
       return _BroadcastCursor(
@@ -269,7 +269,7 @@ extension _ObserverStorage.State {
   /// ``_ObserverStorage/beginBroadcast()`` does, in a critical section the
   /// caller holds; the caller ends it with
   /// ``_ObserverStorage/endBroadcast(_:)``, with or without the lock.
-  @inlinable
+  @inlinable @inline(__always)
   func beginBroadcast() -> _BroadcastCursor<Payload, Index> {
     _BroadcastCursor(
       buffer: buffer, position: 0, endPosition: buffer.count, end: nextSequence,

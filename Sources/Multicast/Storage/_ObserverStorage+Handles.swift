@@ -104,7 +104,7 @@ extension _ObserverStorage where Index == _Unindexed {
   ///
   /// - Complexity: O(log n), where n is the number of registrations.
   func beginBroadcast(of registration: _Registration) -> _BroadcastCursor<Payload, Index> {
-    withLockedState { state in
+    withLockedState(changing: false) { state in
       let buffer = state.buffer
       let end = registration.sequence + 1
       return _BroadcastCursor(

@@ -214,14 +214,26 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
   /// Runs `body` on the state with the lock held: the one way the state
   /// changes.
   ///
-  /// The section marks the readers' version busy while it runs (see
-  /// _ReaderSlots), so that no broadcast begins without the lock meanwhile.
+  /// A section that may change the state marks the readers' version busy
+  /// while it runs (see _ReaderSlots), so that no broadcast begins without
+  /// the lock meanwhile. Pass `changing: false` for one that changes nothing
+  /// in the state (what else the lock guards, such as an event's lanes, it
+  /// may change): it pays nothing to keep those broadcasts out. Beginning a
+  /// broadcast there (``State/beginBroadcast()``) changes only its counter
+  /// in the readers' slots.
   ///
   /// Built with `MULTICAST_INTERNAL_CHECKS` defined, the state checks its
   /// invariants after every change, broadcasts' bookkeeping included.
   @inlinable
-  func withLockedState<Result: ~Copyable>(_ body: (inout State) -> Result) -> Result {
+  func withLockedState<Result: ~Copyable>(
+    changing: Bool = true, _ body: (inout State) -> Result
+  ) -> Result {
     lock.lock()
+    guard changing else {
+      let result = body(&state.pointee)
+      lock.unlock()
+      return result
+    }
     let version = readers.beginWrite()
     let result = body(&state.pointee)
     #if MULTICAST_INTERNAL_CHECKS
@@ -241,10 +253,9 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     return result
   }
 
-  /// Runs `body` on the state with the lock held, for reading: it changes
-  /// nothing, so broadcasts may begin without the lock meanwhile.
+  /// Runs `body` on the state with the lock held, for reading.
   func read<Result>(_ body: (borrowing State) -> Result) -> Result {
-    lock.withLock { body(state.pointee) }
+    withLockedState(changing: false) { state in body(state) }
   }
 
   /// Removes every registration.
