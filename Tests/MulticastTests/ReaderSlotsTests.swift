@@ -244,8 +244,9 @@ struct ReaderSlotsTests {
     // version: another broadcast whose handler grows the buffer it reads,
     // so that the buffer is copied and the epoch flips.
     var overtaken = false
-    delegate.beforeCountingBroadcast {
-      guard !overtaken else { return }
+    // Weak: the delegate keeps the hook.
+    delegate.beforeCountingBroadcast { [weak delegate] in
+      guard let delegate, !overtaken else { return }
       overtaken = true
       delegate { observer in
         guard observer.number == 0 else { return }
@@ -269,6 +270,56 @@ struct ReaderSlotsTests {
     }
     #expect(overtaken)
     #expect(visited == Array(0...12) + Array(15..<25))
+    delegate.checkInvariants()
+    #expect(delegate.retiredBufferCount == 0)
+  }
+
+  @Test(
+    "A begin counted in an epoch that flips, whose buffer later sections free before it checks, touches no freed memory and begins again"
+  )
+  func staleEpochBeginTouchesNoFreedBuffer() {
+    let delegate = MulticastDelegate<any InOrder>()
+    var observers: [Place] = []
+    // The hooks below hold the delegate weakly: it keeps them.
+    func add(to delegate: MulticastDelegate<any InOrder>) {
+      let added = Place(observers.count)
+      observers.append(added)
+      delegate.addObserver(added)
+    }
+    func isFull(_ delegate: MulticastDelegate<any InOrder>) -> Bool {
+      let fill = delegate.bufferFill
+      return fill.count == fill.capacity
+    }
+    // Enough observers that a freed buffer goes back to the system, so that
+    // reading it would fault rather than read stale bytes; and a full
+    // buffer, so that the next registration replaces it.
+    repeat { add(to: delegate) } while observers.count < 30_000 || !isFull(delegate)
+    var step = 0
+    // In the window before the begin counts itself: a broadcast that grows
+    // the buffer it reads, so that the epoch flips in that section and the
+    // begin is counted in the old one; the new buffer is newer than the
+    // epoch, so sections look only at the new epoch's count for it.
+    delegate.beforeCountingBroadcast { [weak delegate] in
+      guard let delegate, step == 0 else { return }
+      step = -1
+      delegate { observer in if observer.number == 0 { add(to: delegate) } }
+      step = 1
+    }
+    // After it read the words, before it checks them: enough registrations
+    // to replace the buffer it read the address of.
+    delegate.afterReadingBroadcastWords { [weak delegate] in
+      guard let delegate, step == 1 else { return }
+      step = 2
+      while !isFull(delegate) { add(to: delegate) }
+      add(to: delegate)
+      // Freed, not kept: no broadcast counted where sections look reads it.
+      #expect(delegate.retiredBufferCount == 0)
+    }
+    var visited = 0
+    delegate { _ in visited += 1 }
+    #expect(step == 2)
+    // It began again, with the lock, after every registration above.
+    #expect(visited == observers.count)
     delegate.checkInvariants()
     #expect(delegate.retiredBufferCount == 0)
   }

@@ -179,8 +179,19 @@ let benchmarks: @Sendable () -> Void = {
     shared.addObserver(listener)
     sharedPeer.add(listener)
   }
+  // With no observer at all, a broadcast is the storage's own work: what two
+  // threads broadcasting at once share there, with no reference count.
+  let unobserved = MulticastDelegate<any SharedTickObserver>()
   let threadRounds = 20_000
   for threads in [1, 2] {
+    Benchmark(
+      "threads multicast-unobserved t=\(threads) n=10 x\(threadRounds)",
+      configuration: configuration
+    ) { _ in
+      DispatchQueue.concurrentPerform(iterations: threads) { _ in
+        for round in 0..<threadRounds { unobserved { $0.tick(round) } }
+      }
+    }
     Benchmark("threads multicast t=\(threads) n=10 x\(threadRounds)", configuration: configuration)
     {
       _ in

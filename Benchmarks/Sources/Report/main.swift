@@ -161,7 +161,7 @@ print("\n### Two threads broadcasting through one subject to 10 observers\n")
 print("Throughput with two threads over throughput with one (2.0 is perfect scaling).\n")
 print("| design | one thread, ns per broadcast | two threads, ns per broadcast | scaling |")
 print("|---|---:|---:|---:|")
-for design in ["multicast", "floor", "lock+copy"] {
+for design in ["multicast", "floor", "lock+copy", "multicast-unobserved"] {
   let one = perOperation("threads_\(design)_t=1_n=10").nanoseconds
   let two = perOperation("threads_\(design)_t=2_n=10").nanoseconds
   print("| \(design) | \(format(one)) | \(format(two / 2)) | \(format(2 * one / two, digits: 2)) |")

@@ -16,6 +16,9 @@ extension MulticastDelegate {
   /// The number of replaced buffers kept for broadcasts still reading them.
   var retiredBufferCount: Int { storage.retiredBufferCount }
 
+  /// The current buffer's count of entries and its room.
+  var bufferFill: (count: Int, capacity: Int) { storage.bufferFill }
+
   #if DEBUG
   /// Runs `body` in every broadcast that begins without the lock.
   ///
@@ -23,6 +26,12 @@ extension MulticastDelegate {
   /// counts itself. Set it before the multicast delegate is shared.
   func beforeCountingBroadcast(_ body: @escaping () -> Void) {
     storage.state.pointee.beforeCounting = body
+  }
+
+  /// Runs `body` in every broadcast that begins without the lock, after it
+  /// reads the words it begins with and before it checks them.
+  func afterReadingBroadcastWords(_ body: @escaping () -> Void) {
+    storage.state.pointee.afterReadingWords = body
   }
   #endif
 }

@@ -172,21 +172,22 @@ extension _ObserverStorage {
     #endif
     let counter = slot + Int(version & 1)
     _ = _multicast_fetch_add_seq_cst(counter, 1)
-    // Sequentially consistent, after counting: a section that did not count
-    // this broadcast published any new buffer before it read the slots.
-    let base = _multicast_load_seq_cst(readers.words + _ReaderSlots.bufferWord)
+    let base = _multicast_load_relaxed(readers.words + _ReaderSlots.bufferWord)
+    let count = _multicast_load_relaxed(readers.words + _ReaderSlots.countWord)
     let end = _multicast_load_relaxed(readers.words + _ReaderSlots.nextSequenceWord)
-    // The buffer may be replaced meanwhile, but not freed: it was current
-    // after this broadcast was counted.
-    let buffer = Buffer(base: UnsafeMutableRawPointer(bitPattern: UInt(base)).unsafelyUnwrapped)
-    let count = buffer.count
+    #if DEBUG
+    state.pointee.afterReadingWords?()
+    #endif
     _multicast_fence_acquire()
     guard _multicast_load_seq_cst(readers.words + _ReaderSlots.versionWord) == version else {
       if readers.uncount(counter) { reclaim() }
       return nil
     }
+    // Checked: the buffer was current, with that count, when the broadcast
+    // was counted, in the epoch every section that could free it looks at.
     return _BroadcastCursor(
-      buffer: buffer, position: 0, endPosition: count, end: end, counter: counter)
+      buffer: Buffer(base: UnsafeMutableRawPointer(bitPattern: UInt(base)).unsafelyUnwrapped),
+      position: 0, endPosition: Int(truncatingIfNeeded: count), end: end, counter: counter)
   }
 
   /// Starts a broadcast with the lock held, and makes the slots of threads
@@ -238,10 +239,22 @@ extension _ObserverStorage {
     if _slowPath(readers.uncount(cursor.counter)) { reclaim() }
   }
 
-  /// Frees the replaced buffers that no broadcast reads any more.
+  /// Frees the replaced buffers that no broadcast reads any more, and flips
+  /// the epoch if that is what they wait for.
+  ///
+  /// Freeing changes nothing that a broadcast begun without the lock reads,
+  /// so it only takes the lock; a flip, in a second section, marks the
+  /// version busy.
   @usableFromInline
   func reclaim() {
-    mutate { state, garbage in _ = state.reclaim(&garbage) }
+    var garbage = Garbage()
+    let mustFlip = withLockedState(changing: false) { state in
+      state.reclaim(&garbage, flipping: false)
+    }
+    if mustFlip {
+      withLockedState { state in _ = state.reclaim(&garbage, flipping: true) }
+    }
+    _ = consume garbage
   }
 
   /// Moves `cursor` from a replaced buffer to the current one, at the first
@@ -258,7 +271,7 @@ extension _ObserverStorage {
         position: current.position(ofFirst: sequence, below: current.count),
         endPosition: current.position(ofFirst: end, below: current.count),
         end: end, counter: state.countBroadcast())
-      if state.readers.uncount(exited) { state.reclaim(&garbage) }
+      if state.readers.uncount(exited) { _ = state.reclaim(&garbage, flipping: true) }
       return relocated
     }
   }

@@ -61,14 +61,11 @@ extension _ObserverStorage.State {
   ) {
     let registered = buffer.count - tombstones
     let replaced = buffer
-    // The replacement is published first, empty, so that a broadcast not
-    // counted when the readers are counted below begins in it (and finds
-    // this section under way), never in the buffer about to go.
     buffer = _ObserverStorage.Buffer.allocate(
       capacity: Swift.max(Self.minimumCapacity, registered + registered / 2 + extra))
     tombstones = 0
-    // Counted after the publication, and before the flag below changes: it
-    // still says whether `replaced` may be read by the other epoch. The
+    // Counted before the flag below changes: it still says whether
+    // `replaced` may be read by the other epoch. The
     // storage's embedded buffer, with no room, has no entry to move and is
     // never freed, so it needs no count (a new subject's first registration
     // so pays for no fence).
@@ -172,7 +169,6 @@ extension _ObserverStorage.State {
   /// any made after it, as a view's that appears and goes, costs no
   /// compaction.
   mutating func removeLast(_ garbage: inout _ObserverStorage.Garbage) {
-    assert(!isBufferRead, "removing an entry from a buffer that a broadcast reads")
     buffer.unfile(at: buffer.count - 1)
     Self.drop(buffer.count - 1, of: buffer, &garbage)
     buffer.count -= 1

@@ -7,7 +7,18 @@ extension _ObserverStorage {
   /// Built with `MULTICAST_INTERNAL_CHECKS` defined, the storage checks itself
   /// after every change to its state; tests also call this after theirs.
   func checkInvariants() {
-    read { state in state.checkInvariants() }
+    read { state in
+      state.checkInvariants()
+      // Between sections, the published words are the state's.
+      let words = readers.words
+      precondition(
+        words[_ReaderSlots.bufferWord] == UInt64(UInt(bitPattern: state.buffer.base))
+          && words[_ReaderSlots.countWord] == UInt64(state.buffer.count)
+          && words[_ReaderSlots.nextSequenceWord] == state.nextSequence
+          && words[_ReaderSlots.versionWord] & 1 == state.epoch
+          && words[_ReaderSlots.versionWord] & _ReaderSlots.busyBit == 0,
+        "the words broadcasts begin with are not the state's")
+    }
   }
 }
 
@@ -47,9 +58,6 @@ extension _ObserverStorage.State {
   /// for broadcasts to leave.
   private func checkReaders() {
     let words = readers.words
-    precondition(
-      words[_ReaderSlots.bufferWord] == UInt64(UInt(bitPattern: buffer.base)),
-      "the published buffer is not the current one")
     precondition(epoch <= 1, "epoch \(epoch)")
     let waiting = waitingBeforeFlip + waitingSinceFlip
     precondition(

@@ -41,7 +41,7 @@ extension _ObserverStorage.State {
     // Set before the slots are read: a broadcast that ends unseen by
     // `reclaim` sees the flag, and reclaims.
     readers.setWaiting(true)
-    if reclaim(&garbage) {
+    if reclaim(&garbage, flipping: true) {
       // The epoch flipped in the section that made the buffer current: the
       // broadcasts counted in the other epoch began before, in older buffers.
       isBufferNewerThanEpoch = true
@@ -49,14 +49,16 @@ extension _ObserverStorage.State {
   }
 
   /// Frees the waiting buffers that no broadcast can read any more, and
-  /// flips the epoch if that lets the others go sooner.
+  /// flips the epoch if that lets the others go.
   ///
   /// Called by the section that retires a buffer, and by a broadcast that
-  /// ends while buffers wait.
+  /// ends while buffers wait. A flip changes the epoch that broadcasts begun
+  /// without the lock read: pass `flipping: true` only in a section that
+  /// marks the version busy.
   ///
-  /// - Returns: Whether the epoch flipped.
-  @discardableResult
-  mutating func reclaim(_ garbage: inout _ObserverStorage.Garbage) -> Bool {
+  /// - Returns: With `flipping`, whether the epoch flipped; without it,
+  ///   whether a flip is due.
+  mutating func reclaim(_ garbage: inout _ObserverStorage.Garbage, flipping: Bool) -> Bool {
     var flipped = false
     let (inEpoch, inOther) = epochCounts()
     if inOther == 0 {
@@ -69,6 +71,7 @@ extension _ObserverStorage.State {
       // before the flip, and once they leave, nothing reads the buffers
       // retired until now.
       if !waitingSinceFlip.isEmpty {
+        guard flipping else { return true }
         epoch ^= 1
         flipped = true
         isBufferNewerThanEpoch = false

@@ -10,6 +10,13 @@ extension _ObserverStorage {
     read { state in state.buffer.capacity + state.buffer.header.pointee.layout.indexSlotCount }
   }
 
+  /// The current buffer's count of entries (tombstones included) and its
+  /// room: a test fills it exactly, so that the next registration replaces
+  /// it.
+  var bufferFill: (count: Int, capacity: Int) {
+    read { state in (state.buffer.count, state.buffer.capacity) }
+  }
+
   /// The number of replaced buffers kept for broadcasts that may still
   /// read them.
   var retiredBufferCount: Int {

@@ -108,6 +108,11 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
   let lock: _Lock
   @usableFromInline
   let state: UnsafeMutablePointer<State>
+  /// The broadcasts under way, and the words they begin with: the state's
+  /// view, kept here too, so that a broadcast that begins without the lock
+  /// reads no part of the state.
+  @usableFromInline
+  let readers: _ReaderSlots
 
   @usableFromInline
   typealias Buffer = _ObserverBuffer<Payload, Index>
@@ -115,13 +120,9 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
   /// What the lock guards.
   @usableFromInline
   struct State {
-    /// The buffer that registrations go to and broadcasts start from;
-    /// published to broadcasts that begin without the lock the moment it
-    /// changes.
+    /// The buffer that registrations go to and broadcasts start from.
     @usableFromInline
-    var buffer: Buffer {
-      didSet { readers.publish(buffer: buffer.base) }
-    }
+    var buffer: Buffer
     /// The broadcasts under way, and the words they begin with.
     @usableFromInline
     let readers: _ReaderSlots
@@ -165,6 +166,10 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     /// storage is shared.
     @usableFromInline
     var beforeCounting: (() -> Void)? = nil
+    /// What such a broadcast runs after it reads the published words and
+    /// before it checks the version again, in debug builds.
+    @usableFromInline
+    var afterReadingWords: (() -> Void)? = nil
     #endif
 
     init(buffer: Buffer, readers: _ReaderSlots) {
@@ -193,6 +198,7 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
       control: memory + controlOffset, home: memory + homeOffset, buffer: empty.base)
     state = memory.bindMemory(to: State.self, capacity: 1)
     state.initialize(to: State(buffer: empty, readers: readers))
+    self.readers = readers
     lock = _Lock(initializing: memory + lockOffset)
   }
 
@@ -207,20 +213,18 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     self.state.deallocate()
   }
 
-  /// The broadcasts under way, and the words they begin with.
-  @inlinable
-  var readers: _ReaderSlots { state.pointee.readers }
-
   /// Runs `body` on the state with the lock held: the one way the state
   /// changes.
   ///
   /// A section that may change the state marks the readers' version busy
   /// while it runs (see _ReaderSlots), so that no broadcast begins without
   /// the lock meanwhile. Pass `changing: false` for one that changes nothing
-  /// in the state (what else the lock guards, such as an event's lanes, it
-  /// may change): it pays nothing to keep those broadcasts out. Beginning a
-  /// broadcast there (``State/beginBroadcast()``) changes only its counter
-  /// in the readers' slots.
+  /// such a broadcast reads (the buffer, its entries' places, its count, the
+  /// next sequence number, the epoch; what else the lock guards, such as an
+  /// event's lanes or the buffers waiting to be freed, it may change): it
+  /// pays nothing to keep those broadcasts out. Beginning a broadcast there
+  /// (``State/beginBroadcast()``) changes only its counter in the readers'
+  /// slots.
   ///
   /// Built with `MULTICAST_INTERNAL_CHECKS` defined, the state checks its
   /// invariants after every change, broadcasts' bookkeeping included.
@@ -239,7 +243,10 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     #if MULTICAST_INTERNAL_CHECKS
     state.pointee.checkInvariants()
     #endif
-    readers.endWrite(version, epoch: state.pointee.epoch, nextSequence: state.pointee.nextSequence)
+    let buffer = state.pointee.buffer
+    readers.endWrite(
+      version, buffer: buffer.base, count: buffer.count, epoch: state.pointee.epoch,
+      nextSequence: state.pointee.nextSequence)
     lock.unlock()
     return result
   }

@@ -11,25 +11,27 @@ public import _MulticastAtomics
 // broadcasts its readers):
 //
 // - Words. Control words, written only with the lock held: the version, the
-//   current buffer's address, the next sequence number, and whether buffers
-//   wait to be freed. A line of counters, the home slot, for the first
-//   thread that broadcasts without the lock and for broadcasts begun with
-//   it; the slots of other threads, eight lines, are
-//   made when a second thread first broadcasts. Each slot has a counter per
-//   epoch.
-// - Version. Every critical section sets its busy bit on entry (before it
-//   changes anything), and clears it and adds one to its count of sections
-//   on exit. Its low bit is the epoch new broadcasts count themselves in. The address of the current buffer is published the moment it
-//   changes; the next sequence number and the buffer's count on exit.
+//   current buffer's address, its count, the next sequence number, and
+//   whether buffers wait to be freed. A line of counters, the home slot, for
+//   the first thread that broadcasts without the lock and for broadcasts
+//   begun with it; the slots of other threads, eight lines, are made when a
+//   second thread first broadcasts. Each slot has a counter per epoch.
+// - Version. Every critical section that changes what a broadcast reads sets
+//   its busy bit on entry (before it changes anything), publishes the
+//   buffer's address, its count and the next sequence number, and clears
+//   the bit and adds one to its count of sections on exit. Its low bit is
+//   the epoch new broadcasts count themselves in.
 // - Beginning without the lock. Read the version (acquire); if busy, take the
 //   lock instead. Add one to the thread's slot for the version's epoch
-//   (sequentially consistent), read the buffer's address (sequentially
-//   consistent), its count and the next sequence number, and read the version
-//   again (sequentially consistent, after an acquire fence): if it changed,
-//   take the one back and begin with the lock instead. Otherwise the three
-//   words are one critical section's, and the broadcast reads that buffer
-//   below that count. Beginning with the lock adds one to the home slot for
-//   the current epoch: no critical section can run meanwhile.
+//   (sequentially consistent), read the three published words, and read the
+//   version again (sequentially consistent, after an acquire fence): if it
+//   changed, take the one back and begin with the lock instead. Otherwise
+//   the words are one critical section's, and the broadcast reads that
+//   buffer below that count. It touches no buffer before that check: one
+//   counted in an epoch that has flipped since may hold the address of a
+//   buffer that a later section freed, having seen it counted only in the
+//   other epoch. Beginning with the lock adds one to the home slot for the
+//   current epoch: no critical section can run meanwhile.
 // - Ending. Take the one back (sequentially consistent), then read whether
 //   buffers wait to be freed (sequentially consistent); if so, take the lock
 //   and free what can be.
@@ -53,7 +55,7 @@ public import _MulticastAtomics
 //   back; the section sets the flag before it reads the slots, so one of the
 //   two sees the other).
 //
-// What it costs: six words and a line per storage (the home slot, with room
+// What it costs: seven words and a line per storage (the home slot, with room
 // to align it), and eight lines more for a storage that two threads
 // broadcast through without the lock.
 
@@ -92,7 +94,7 @@ struct _ReaderSlots {
   static var spreadCount: Int { 8 }
 
   /// The number of control words.
-  static var controlWordCount: Int { 6 }
+  static var controlWordCount: Int { 7 }
 
   /// The bytes the control words take, 8-byte aligned.
   static var controlBytes: Int { controlWordCount * MemoryLayout<UInt64>.stride }
@@ -135,6 +137,7 @@ struct _ReaderSlots {
   @usableFromInline static var waitingWord: Int { 3 }
   @usableFromInline static var homeWord: Int { 4 }
   @usableFromInline static var spreadWord: Int { 5 }
+  @usableFromInline static var countWord: Int { 6 }
 
   /// The bit of the version that a critical section sets while it runs;
   /// below it, the epoch; above it, the number of sections that ran.
@@ -165,20 +168,19 @@ struct _ReaderSlots {
     return version
   }
 
-  /// Publishes the section's next sequence number and epoch, and ends it:
-  /// the version is no longer busy, and counts one more section.
+  /// Publishes the section's buffer, with its count, its next sequence
+  /// number and its epoch, and ends it: the version is no longer busy, and
+  /// counts one more section.
   @inlinable
-  func endWrite(_ version: UInt64, epoch: UInt64, nextSequence: UInt64) {
+  func endWrite(
+    _ version: UInt64, buffer: UnsafeMutableRawPointer, count: Int, epoch: UInt64,
+    nextSequence: UInt64
+  ) {
+    _multicast_store_relaxed(words + Self.bufferWord, UInt64(UInt(bitPattern: buffer)))
+    _multicast_store_relaxed(words + Self.countWord, UInt64(truncatingIfNeeded: count))
     _multicast_store_relaxed(words + Self.nextSequenceWord, nextSequence)
     _multicast_store_release(
       words + Self.versionWord, ((version & ~(Self.busyBit | 1)) &+ Self.versionStep) | epoch)
-  }
-
-  /// Publishes the address of the current buffer, the moment it changes:
-  /// before any check that a replaced buffer's readers have left.
-  @inlinable
-  func publish(buffer: UnsafeMutableRawPointer) {
-    _multicast_store_relaxed(words + Self.bufferWord, UInt64(UInt(bitPattern: buffer)))
   }
 
   /// Sets or clears the flag that tells ending broadcasts that buffers wait
