@@ -111,12 +111,14 @@
 /// ``contains(_:)`` is O(1); ``count`` is O(n), since only looking at an
 /// observer tells whether it is still alive, and holds the lock while it
 /// looks; ``isEmpty`` is O(1) when an observer early in the order is alive,
-/// O(n) otherwise. A broadcast takes the lock briefly as it starts and
-/// leaves with one atomic decrement; in between, for each observer, it loads
-/// the weak reference and calls `body`, with no heap allocation. When `Observer` is a class or an
-/// existential of one class-bound protocol, the observer is rebuilt from the pointers recorded
-/// when it was added, so no runtime cast is made per call; other existentials
-/// fall back to a dynamic cast.
+/// O(n) otherwise. A broadcast takes no lock: it begins with one atomic
+/// increment on a cache line of its thread's own, and leaves with one
+/// atomic decrement there, so broadcasts from several threads at once write
+/// no word in common; in between, for each observer, it loads the weak
+/// reference and calls `body`, with no heap allocation. When `Observer` is a
+/// class or an existential of one class-bound protocol, the observer is
+/// rebuilt from the pointers recorded when it was added, so no runtime cast is
+/// made per call; other existentials fall back to a dynamic cast.
 public final class MulticastDelegate<Observer> {
   /// The registrations, each with the witness table that rebuilds its
   /// observer.

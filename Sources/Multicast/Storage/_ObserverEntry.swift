@@ -17,8 +17,9 @@ struct _ObserverEntry {
   ///
   /// Loading a weak reference is safe while another thread is releasing the
   /// object: the runtime makes that load atomic. Nothing writes it while a
-  /// broadcast may read it: entries are written only before their count is
-  /// published under the lock, or moved when no broadcast reads the buffer.
+  /// broadcast may read it: entries are written only before the critical
+  /// section that publishes their count ends, or moved when no broadcast can
+  /// read the buffer.
   @usableFromInline
   weak var object: AnyObject?
   /// The identity of the object when it was registered; still known after
