@@ -251,7 +251,7 @@ struct _ReaderSlots {
   @usableFromInline
   func widenRaceWindow(after version: UInt64) {
     guard (version / Self.versionStep) % 8 == 0 else { return }
-    for _ in 0..<20_000 {
+    for _ in 0..<1_000 {
       let now = _multicast_load_relaxed(words + Self.versionWord)
       if now != version && now & Self.busyBit == 0 { return }
     }
