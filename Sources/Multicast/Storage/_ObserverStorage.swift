@@ -4,18 +4,19 @@
 // The library, top-down, in three layers, each in its own folder:
 //
 // Storage/: the registrations, in order, behind every face.
-//  1. This file: what the storage is, its state, and the one way to change
-//     it (`withLockedState`, or `mutate`, which releases what a change
-//     drops after unlocking: _ObserverStorage+Garbage).
+//  1. This file: what the storage is, and the one way to change its state
+//     (`withLockedState`, or `mutate`, which releases what a change drops
+//     after unlocking: _ObserverStorage+Garbage); +State: the state.
 //  2. _ObserverEntry, _EntryStamp, _Registration: one registration's parts.
 //  3. _BufferLayout, _ObserverBuffer (+Entries): where registrations
-//     live; _ReaderSlots and _ObserverStorage+Readers: who reads them, and
-//     when a replaced buffer may go.
+//     live; _ReaderSlots (+Broadcasts): who reads them, counted without a
+//     lock, and the protocol that makes that safe.
 //  4. _EntryIndex, _PositionIndex: finding an entry by its object.
 //  5. _ObserverStorage+Mutations, then +Compaction: registering, removing,
 //     and making room.
-//  6. _ObserverStorage+Broadcast, then +Queries: reading without the lock,
-//     and answering at one instant with it.
+//  6. _ObserverStorage+Readers, +Broadcast, then +Queries: beginning and
+//     ending a broadcast (and when a replaced buffer may go), reading
+//     without the lock, and answering at one instant with it.
 //  7. _ObserverStorage+Keyed and +Handles: the two registries' own
 //     operations.
 //  8. _ObserverStorage+Invariants, +Testing; _Lock; _ObserverLayout.
@@ -116,67 +117,6 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
 
   @usableFromInline
   typealias Buffer = _ObserverBuffer<Payload, Index>
-
-  /// What the lock guards.
-  @usableFromInline
-  struct State {
-    /// The buffer that registrations go to and broadcasts start from.
-    @usableFromInline
-    var buffer: Buffer
-    /// The broadcasts under way, and the words they begin with.
-    @usableFromInline
-    let readers: _ReaderSlots
-    /// The epoch that new broadcasts count themselves in (0 or 1).
-    @usableFromInline
-    var epoch: UInt64 = 0
-    /// Whether only broadcasts counted in ``epoch`` can read `buffer`: it was
-    /// made current after the epoch last flipped, or in the section that
-    /// flipped it, so every broadcast counted in the other epoch began in an
-    /// older buffer (and counts itself again if it goes on in this one).
-    var isBufferNewerThanEpoch = true
-    /// Buffers replaced while broadcasts may read them, replaced before the
-    /// epoch last flipped: freed once no broadcast is counted in the other
-    /// epoch.
-    var waitingBeforeFlip: [Buffer] = []
-    /// Buffers replaced while broadcasts may read them, since the epoch last
-    /// flipped: they wait for the next flip.
-    var waitingSinceFlip: [Buffer] = []
-    /// The sequence number of the next registration.
-    @usableFromInline
-    var nextSequence: UInt64 = 0
-    /// The number of entries in `buffer` flagged removed.
-    var tombstones = 0
-    /// How many entries were alive at the last sweep.
-    var sweptLive = 0
-    /// How many registrations were made since the last sweep.
-    var registrationsSinceSweep = 0
-    /// The object that owns the storage, if it said so with
-    /// ``_ObserverStorage/setOwner(_:)``; not retained: it keeps the storage.
-    var owner: Unmanaged<AnyObject>? = nil
-    /// The owner's identity, which its registrations are filed under;
-    /// written once, before the storage is shared.
-    @usableFromInline
-    var ownerKey: ObjectIdentifier? = nil
-
-    #if DEBUG
-    /// What a broadcast that begins without the lock runs in debug builds.
-    ///
-    /// It runs after the broadcast reads the version and before it counts
-    /// itself: tests put critical sections in that window. Set before the
-    /// storage is shared.
-    @usableFromInline
-    var beforeCounting: (() -> Void)? = nil
-    /// What such a broadcast runs after it reads the published words and
-    /// before it checks the version again, in debug builds.
-    @usableFromInline
-    var afterReadingWords: (() -> Void)? = nil
-    #endif
-
-    init(buffer: Buffer, readers: _ReaderSlots) {
-      self.buffer = buffer
-      self.readers = readers
-    }
-  }
 
   /// Creates an empty storage.
   init() {

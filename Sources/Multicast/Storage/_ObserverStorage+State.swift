@@ -1,0 +1,65 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+extension _ObserverStorage {
+  /// What the lock guards.
+  @usableFromInline
+  struct State {
+    /// The buffer that registrations go to and broadcasts start from.
+    @usableFromInline
+    var buffer: Buffer
+    /// The broadcasts under way, and the words they begin with.
+    @usableFromInline
+    let readers: _ReaderSlots
+    /// The epoch that new broadcasts count themselves in (0 or 1).
+    @usableFromInline
+    var epoch: UInt64 = 0
+    /// Whether only broadcasts counted in ``epoch`` can read `buffer`: it was
+    /// made current after the epoch last flipped, or in the section that
+    /// flipped it, so every broadcast counted in the other epoch began in an
+    /// older buffer (and counts itself again if it goes on in this one).
+    var isBufferNewerThanEpoch = true
+    /// Buffers replaced while broadcasts may read them, replaced before the
+    /// epoch last flipped: freed once no broadcast is counted in the other
+    /// epoch.
+    var waitingBeforeFlip: [Buffer] = []
+    /// Buffers replaced while broadcasts may read them, since the epoch last
+    /// flipped: they wait for the next flip.
+    var waitingSinceFlip: [Buffer] = []
+    /// The sequence number of the next registration.
+    @usableFromInline
+    var nextSequence: UInt64 = 0
+    /// The number of entries in `buffer` flagged removed.
+    var tombstones = 0
+    /// How many entries were alive at the last sweep.
+    var sweptLive = 0
+    /// How many registrations were made since the last sweep.
+    var registrationsSinceSweep = 0
+    /// The object that owns the storage, if it said so with
+    /// ``_ObserverStorage/setOwner(_:)``; not retained: it keeps the storage.
+    var owner: Unmanaged<AnyObject>? = nil
+    /// The owner's identity, which its registrations are filed under;
+    /// written once, before the storage is shared.
+    @usableFromInline
+    var ownerKey: ObjectIdentifier? = nil
+
+    #if DEBUG
+    /// What a broadcast that begins without the lock runs in debug builds.
+    ///
+    /// It runs after the broadcast reads the version and before it counts
+    /// itself: tests put critical sections in that window. Set before the
+    /// storage is shared.
+    @usableFromInline
+    var beforeCounting: (() -> Void)? = nil
+    /// What such a broadcast runs after it reads the published words and
+    /// before it checks the version again, in debug builds.
+    @usableFromInline
+    var afterReadingWords: (() -> Void)? = nil
+    #endif
+
+    init(buffer: Buffer, readers: _ReaderSlots) {
+      self.buffer = buffer
+      self.readers = readers
+    }
+  }
+}

@@ -1,0 +1,60 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+public import _MulticastAtomics
+
+// The readers' side of the protocol in _ReaderSlots.swift: counting a
+// broadcast in, and out.
+
+extension _ReaderSlots {
+  /// Counts a broadcast begun with the lock held in the home slot, in the
+  /// current epoch.
+  ///
+  /// - Returns: The counter to take the one back from.
+  @inlinable
+  func countLocked(epoch: UInt64) -> UnsafeMutablePointer<UInt64> {
+    let counter = homeSlot + Int(epoch)
+    _ = _multicast_fetch_add_seq_cst(counter, 1)
+    return counter
+  }
+
+  /// The calling thread's slot, if it has one yet: the home slot for the
+  /// first thread that asks, a slot among the others' for every other
+  /// thread once they are made.
+  @inlinable
+  func slotOfCallingThread() -> UnsafeMutablePointer<UInt64>? {
+    let number = UInt64(_multicast_thread_number()) &+ 1
+    let home = _multicast_load_relaxed(words + Self.homeWord)
+    if _fastPath(home == number) { return homeSlot }
+    if home == 0 && _multicast_compare_exchange(words + Self.homeWord, 0, number) {
+      return homeSlot
+    }
+    guard let spread else { return nil }
+    return spread + Int(number % UInt64(Self.spreadCount)) * Self.lineWords
+  }
+
+  #if MULTICAST_INTERNAL_CHECKS
+  /// Waits a while, in every eighth broadcast of a checked build, for a
+  /// critical section to run after the broadcast read `version` and before
+  /// it counts itself: the window the version check exists for, which the
+  /// stress tests then hit often rather than almost never.
+  @usableFromInline
+  func widenRaceWindow(after version: UInt64) {
+    guard (version / Self.versionStep) % 8 == 0 else { return }
+    for _ in 0..<1_000 {
+      let now = _multicast_load_relaxed(words + Self.versionWord)
+      if now != version && now & Self.busyBit == 0 { return }
+    }
+  }
+  #endif
+
+  /// Takes back the one a broadcast added to `counter`.
+  ///
+  /// - Returns: Whether buffers wait to be freed: the caller must then take
+  ///   the lock and free what it can.
+  @inlinable
+  func uncount(_ counter: UnsafeMutablePointer<UInt64>) -> Bool {
+    _ = _multicast_fetch_sub_seq_cst(counter, 1)
+    return _multicast_load_seq_cst(words + Self.waitingWord) != 0
+  }
+}
