@@ -230,6 +230,9 @@ struct ReaderSlotsTests {
     #expect(delegate.retiredBufferCount == 0)
     delegate.checkInvariants()
     #expect(delegate.count == 3 + later.count)
+    // Kept to here: an optimized build may release a local after its last
+    // use, and an observer released early would rightly not be reached.
+    withExtendedLifetime((gate, first, later)) {}
   }
 
   #if DEBUG
