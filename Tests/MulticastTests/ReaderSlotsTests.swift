@@ -235,6 +235,29 @@ struct ReaderSlotsTests {
     withExtendedLifetime((gate, first, later)) {}
   }
 
+  @Test(
+    "A lone subscription that cancels itself during a send lets its handler's captures go when the send ends"
+  )
+  func cancelledDuringSendReleasesCaptures() {
+    final class Captured {}
+    let sender = EventSender<Int>()
+    weak var captured: Captured?
+    var subscription: Subscription?
+    do {
+      let kept = Captured()
+      captured = kept
+      // The buffer is read while the handler cancels, so the entry stays,
+      // flagged, until the send ends and the buffer it read is freed.
+      subscription = sender.event.observe { _ in
+        withExtendedLifetime(kept) {}
+        subscription?.cancel()
+      }
+    }
+    #expect(captured != nil)
+    sender.send(1)
+    #expect(captured == nil)
+  }
+
   #if DEBUG
   @Test(
     "A broadcast overtaken, as it begins, by a section that flips the epoch begins again, counted where compaction sees it"

@@ -30,12 +30,17 @@ extension _ObserverStorage.State {
   /// the dead observers too if a sweep is due: without it, a buffer whose
   /// dead observers never make it grow would keep them for good.
   ///
-  /// A buffer of at most ``minimumCapacity`` entries keeps its tombstones
-  /// until it fills: compacting it would free no memory, and would cost a
-  /// subject with one observer that comes and goes a fence (the check that no
-  /// broadcast reads the buffer) on every removal.
+  /// A buffer of at most ``minimumCapacity`` entries whose payloads are
+  /// plain data keeps its tombstones until it fills: compacting it would
+  /// free no memory, and would cost a subject with one observer that comes
+  /// and goes a fence (the check that no broadcast reads the buffer) on every
+  /// removal. Payloads that hold references (a handler's captures) go at
+  /// once, as the subscription's end promises, so their buffer is compacted
+  /// whatever its size.
   mutating func compactIfSparse(_ garbage: inout _ObserverStorage.Garbage) {
-    guard tombstones * 2 > buffer.count, buffer.count > Self.minimumCapacity else { return }
+    guard tombstones * 2 > buffer.count,
+      buffer.count > Self.minimumCapacity || !_isPOD(Payload.self)
+    else { return }
     if isSweepDue { removeDead(&garbage) }
     compact(reserving: 0, &garbage)
   }
