@@ -225,8 +225,10 @@ let cases: [String: (Int) -> Void] = [
   "delegate-fill-empty-100": { fillAndEmpty(observers: 100, repetitions: $0) },
   // The same with one observer: a new subject, one add, one remove.
   "delegate-fill-empty-1": { fillAndEmpty(observers: 1, repetitions: $0) },
+  "delegate-fill-empty-10": { fillAndEmpty(observers: 10, repetitions: $0) },
   "dictionary-fill-empty-100": { fillAndEmptyDictionary(observers: 100, repetitions: $0) },
   "dictionary-fill-empty-1": { fillAndEmptyDictionary(observers: 1, repetitions: $0) },
+  "dictionary-fill-empty-10": { fillAndEmptyDictionary(observers: 10, repetitions: $0) },
 
   "dictionary-add-remove-1": { addAndRemoveInDictionary(present: 0, repetitions: $0) },
   "dictionary-add-remove-10": { addAndRemoveInDictionary(present: 9, repetitions: $0) },

@@ -39,8 +39,8 @@ extension _ObserverBuffer {
   func appendMoving(_ position: Int, of other: _ObserverBuffer) {
     let destination = count
     precondition(destination < capacity, "appending to a full buffer")
-    entry(at: destination).moveInitialize(from: other.entry(at: position), count: 1)
-    payload(at: destination).moveInitialize(from: other.payload(at: position), count: 1)
+    entry(at: destination).initialize(to: other.entry(at: position).move())
+    payload(at: destination).initialize(to: other.payload(at: position).move())
     stamps[destination] = other.stamp(at: position).rawValue
     index.insert(entries[destination].key, at: destination)
     count = destination + 1
@@ -51,8 +51,8 @@ extension _ObserverBuffer {
   /// No one may read the buffer. Call ``refileAll()`` once the moves are done.
   func move(_ source: Int, to destination: Int) {
     assert(destination < source, "moving entry \(source) up to \(destination)")
-    entry(at: destination).moveInitialize(from: entry(at: source), count: 1)
-    payload(at: destination).moveInitialize(from: payload(at: source), count: 1)
+    entry(at: destination).initialize(to: entry(at: source).move())
+    payload(at: destination).initialize(to: payload(at: source).move())
     stamps[destination] = stamps[source]
   }
 

@@ -65,20 +65,22 @@
 /// - Removal flags an entry and leaves it in place (a tombstone), unless it is
 ///   the last and no broadcast reads the buffer: then it goes at once.
 ///   Registration appends. When more than half of a buffer is tombstones, it
-///   is compacted; when it is full, its entries go to a buffer with half as
-///   much room again.
-///   Each costs O(n) and follows at least n/3 registrations or removals, so
-///   both are amortized O(1).
+///   is compacted; when it is full, its entries go to a buffer with twice the
+///   room; when a compaction would leave it more than three quarters empty, to
+///   one with twice the room its entries take.
+///   Each costs O(n) and follows at least n/4 registrations or removals, so
+///   all are amortized O(1).
 /// - Observers that die unremoved are dropped by sweeps, which remove every
 ///   entry whose object is gone before the buffer grows or is compacted, or
 ///   after a removal of the last entry. (A handle registry's owner, see
 ///   `setOwner`, holds its own registrations with no weak reference: they
 ///   are alive whenever the storage is used, and never loaded.) One is due
-///   once there have been as many registrations since the last sweep as
-///   there were live observers then. The buffer so holds at most twice the
-///   observers alive at the last sweep, however many die, while loading
-///   objects (two atomic operations on each one's side table) stays rarer
-///   than registering them.
+///   once there have been twice as many registrations since the last sweep
+///   as there were live observers then. The buffer so holds at most three
+///   times the observers alive at the last sweep, however many die, while
+///   loading objects (two atomic operations on each one's side table) stays
+///   rarer than registering them. The strong references a sweep takes wait
+///   for the end of the mutation in one allocation sized for them.
 /// - Entries move (bitwise, with no reference counting) only when no broadcast
 ///   can read the buffer. If one may, the storage copies the entries to a new
 ///   buffer instead, flags the old stamps moved and keeps the old buffer until
