@@ -88,7 +88,8 @@ extension _ObserverStorage {
       // The slot outlives the closure, not the heap, which this value holds.
       let slot = heap.withUnsafeMutablePointers { header, objects in
         let count = header.pointee.objectCount
-        precondition(count < header.pointee.objectCapacity, "more references than the room reserved")
+        precondition(
+          count < header.pointee.objectCapacity, "more references than the room reserved")
         header.pointee.objectCount = count + 1
         return objects + count
       }
