@@ -20,8 +20,9 @@ extension _ObserverStorage.State {
   /// Growing by doubling, as the standard library's collections do, moves
   /// each entry once on average as a subject fills, where growing by half
   /// again moved it twice; a move goes through the runtime for the weak
-  /// reference and refiles the entry in the new index. Filling a new subject
-  /// with 100 observers so takes 5 buffers, not 8.
+  /// reference and refiles the entry in the new index. A new subject filled
+  /// with 100 observers so grows 5 times, moving 150 entries, not 8 times
+  /// and 258.
   mutating func makeRoom(_ garbage: inout _ObserverStorage.Garbage) {
     if isSweepDue { removeDead(&garbage) }
     if tombstones * 4 >= buffer.count, tombstones > 0 {
