@@ -33,6 +33,12 @@ extension MulticastDelegate {
   func afterReadingBroadcastWords(_ body: @escaping () -> Void) {
     storage.state.pointee.afterReadingWords = body
   }
+
+  /// Runs `body` in every sweep, after it has loaded every observer and let
+  /// each go, and before it takes the lock to drop the dead.
+  func betweenSweepPhases(_ body: @escaping () -> Void) {
+    storage.state.pointee.betweenSweepPhases = body
+  }
   #endif
 }
 

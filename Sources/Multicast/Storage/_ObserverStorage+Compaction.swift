@@ -8,9 +8,14 @@
 extension _ObserverStorage.State {
   /// Makes room for one more registration in the full buffer.
   ///
-  /// Sweeps first if a sweep is due, since dead observers would make the
-  /// buffer grow for nothing; then compacts if at least a quarter of it is
-  /// tombstones, or else moves the entries to a buffer with twice the room.
+  /// Compacts if at least a quarter of the buffer is tombstones, or else
+  /// moves the entries to a buffer with twice the room.
+  ///
+  /// A sweep due by now has normally run already: the registration that
+  /// filled the buffer asked the next change to sweep before it locks, since
+  /// dead observers would make the buffer grow for nothing. If another
+  /// thread's change came first, the buffer grows and this mutation sweeps
+  /// once it has unlocked.
   ///
   /// Compacting frees at least a quarter of the buffer for O(n) moves, so
   /// appends stay O(1), amortized; and a subject whose subscriptions come
@@ -24,7 +29,7 @@ extension _ObserverStorage.State {
   /// with 100 observers so grows 5 times, moving 150 entries, not 8 times
   /// and 258.
   mutating func makeRoom(_ garbage: inout _ObserverStorage.Garbage) {
-    if isSweepDue { removeDead(&garbage) }
+    if isSweepDue { isSweepWanted = true }
     if tombstones * 4 >= buffer.count, tombstones > 0 {
       compact(reserving: 1, &garbage)
     } else {
@@ -33,8 +38,9 @@ extension _ObserverStorage.State {
   }
 
   /// Drops the tombstones once they are more than half of the buffer, and
-  /// the dead observers too if a sweep is due: without it, a buffer whose
-  /// dead observers never make it grow would keep them for good.
+  /// has the mutation sweep once it has unlocked if a sweep is due: without
+  /// it, a buffer whose dead observers never make it grow would keep them
+  /// for good.
   ///
   /// A buffer of at most ``minimumCapacity`` entries whose payloads are
   /// plain data keeps its tombstones until it fills: compacting it would
@@ -47,7 +53,7 @@ extension _ObserverStorage.State {
     guard tombstones * 2 > buffer.count,
       buffer.count > Self.minimumCapacity || !_isPOD(Payload.self)
     else { return }
-    if isSweepDue { removeDead(&garbage) }
+    if isSweepDue { isSweepWanted = true }
     compact(reserving: 0, &garbage)
   }
 
@@ -108,33 +114,28 @@ extension _ObserverStorage.State {
     buffer.refileAll()
   }
 
-  /// Removes every registered entry whose object is gone, and notes how many
-  /// are left alive: a sweep.
-  ///
-  /// The strong references it takes to tell go to `garbage`, to be released
-  /// after unlocking: releasing one here could run a deinitializer that calls
-  /// back into this storage.
-  private mutating func removeDead(_ garbage: inout _ObserverStorage.Garbage) {
-    var alive = 0
-    var reserved = false
-    for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
-      if isHeldByOwner(position) {
-        alive += 1
-      } else if let object = buffer.entry(at: position).pointee.object {
-        // Room for every entry left, made at the first one that needs it:
-        // a sweep of the owner's registrations alone allocates nothing.
-        if !reserved {
-          garbage.reserveObjects(buffer.count - position)
-          reserved = true
-        }
-        garbage.keep(object: object)
-        alive += 1
-      } else {
+  /// Ends a sweep (see ``_ObserverStorage/sweep()``): flags removed the
+  /// registrations numbered in `dead`, whose objects were gone, unless they
+  /// were removed meanwhile, notes that `alive` were alive, and compacts if
+  /// it flagged any, so that their payloads go now. The registrations from
+  /// `end` on, which the sweep did not look at, count towards the next.
+  mutating func finishSweep(
+    dead: [UInt64], alive: Int, end: UInt64, _ garbage: inout _ObserverStorage.Garbage
+  ) {
+    var flagged = false
+    for sequence in dead {
+      let position = buffer.position(ofFirst: sequence, below: buffer.count)
+      guard position < buffer.count else { continue }
+      let stamp = buffer.stamp(at: position)
+      if stamp.sequence == sequence && !stamp.isRemoved {
         markRemoved(at: position)
+        flagged = true
       }
     }
     sweptLive = alive
-    registrationsSinceSweep = 0
+    registrationsSinceSweep = Int(truncatingIfNeeded: nextSequence &- end)
+    readers.setSweepWanted(buffer.isFull && isSweepDue)
+    if flagged { compact(reserving: 0, &garbage) }
   }
 
   /// Moves the registered entries of `replaced` to the buffer and frees
@@ -165,12 +166,11 @@ extension _ObserverStorage.State {
     }
   }
 
-  /// Sweeps if a sweep is due, and compacts if it found any dead, so that
-  /// their payloads go now, not when the buffer next fills.
-  mutating func sweepIfDue(_ garbage: inout _ObserverStorage.Garbage) {
-    guard isSweepDue else { return }
-    removeDead(&garbage)
-    if tombstones > 0 { compact(reserving: 0, &garbage) }
+  /// Has the mutation sweep once it has unlocked if a sweep is due: the
+  /// sweep compacts if it finds any dead, so that their payloads go then,
+  /// not when the buffer next fills.
+  mutating func sweepIfDue() {
+    if isSweepDue { isSweepWanted = true }
   }
 
   /// Removes the last entry, registered, with no tombstone, and the removed

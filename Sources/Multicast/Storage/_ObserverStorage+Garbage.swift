@@ -7,49 +7,31 @@ extension _ObserverStorage {
   ///
   /// Every mutation makes one and destroys it, so the common cases keep it
   /// to two words: a single payload dropped (a removal) is kept inline, and
-  /// the rest (a sweep's strong references, more payloads, retired
-  /// buffers) goes to a ``Heap`` made only when needed, in one allocation.
+  /// the rest (more payloads, retired buffers) goes to a ``Heap`` made only
+  /// when needed.
   struct Garbage: ~Copyable {
     /// The first payload dropped that is not plain data.
     var payload: Payload?
     /// Everything else, if anything else was dropped.
     private var heap: Heap?
 
-    /// What a mutation drops beyond one payload: the strong references a
-    /// sweep took while telling live entries from dead ones, in the
-    /// allocation's tail, sized for them, and the rest in its header.
-    final class Heap: ManagedBuffer<HeapHeader, AnyObject> {
-      deinit {
-        withUnsafeMutablePointers { header, objects in
-          objects.deinitialize(count: header.pointee.objectCount)
-          for buffer in header.pointee.buffers { buffer.deallocate() }
-        }
-      }
-
-      /// A heap with room for `capacity` strong references.
-      static func make(capacity: Int) -> Heap {
-        let made = create(minimumCapacity: capacity) { _ in HeapHeader(objectCapacity: capacity) }
-        return unsafeDowncast(made, to: Heap.self)
-      }
-    }
-
-    /// What a ``Heap`` holds besides strong references.
-    struct HeapHeader {
+    /// What a mutation drops beyond one payload.
+    final class Heap {
       /// The payloads after the first.
       var payloads: [Payload] = []
       /// Buffers to free, with the entries left in them.
       var buffers: [Buffer] = []
-      /// How many strong references are kept.
-      var objectCount = 0
-      /// How many strong references there is room for.
-      let objectCapacity: Int
+
+      deinit {
+        for buffer in buffers { buffer.deallocate() }
+      }
     }
 
     /// The heap, made on first use.
     private var madeHeap: Heap {
       mutating get {
         if let heap { return heap }
-        let made = Heap.make(capacity: 0)
+        let made = Heap()
         heap = made
         return made
       }
@@ -57,48 +39,12 @@ extension _ObserverStorage {
 
     /// Keeps `dropped`, to be released after unlocking.
     mutating func keep(_ dropped: consuming Payload) {
-      if payload == nil { payload = dropped } else { madeHeap.header.payloads.append(dropped) }
-    }
-
-    /// Makes room for `count` more strong references, which a sweep keeps
-    /// with ``keep(object:)``.
-    mutating func reserveObjects(_ count: Int) {
-      let kept = heap?.header.objectCount ?? 0
-      guard kept + count > heap?.header.objectCapacity ?? 0 else { return }
-      let grown = Heap.make(capacity: kept + count)
-      if let heap {
-        // Rare: a heap made earlier in the mutation moves to the new one.
-        grown.withUnsafeMutablePointers { header, objects in
-          heap.withUnsafeMutablePointers { keptHeader, keptObjects in
-            objects.moveInitialize(from: keptObjects, count: kept)
-            header.pointee.objectCount = kept
-            keptHeader.pointee.objectCount = 0
-            swap(&header.pointee.payloads, &keptHeader.pointee.payloads)
-            swap(&header.pointee.buffers, &keptHeader.pointee.buffers)
-          }
-        }
-      }
-      heap = grown
-    }
-
-    /// Keeps a strong reference, to be released after unlocking, in the
-    /// room ``reserveObjects(_:)`` made.
-    mutating func keep(object: consuming AnyObject) {
-      guard let heap else { preconditionFailure("no room reserved for references") }
-      // The slot outlives the closure, not the heap, which this value holds.
-      let slot = heap.withUnsafeMutablePointers { header, objects in
-        let count = header.pointee.objectCount
-        precondition(
-          count < header.pointee.objectCapacity, "more references than the room reserved")
-        header.pointee.objectCount = count + 1
-        return objects + count
-      }
-      slot.initialize(to: object)
+      if payload == nil { payload = dropped } else { madeHeap.payloads.append(dropped) }
     }
 
     /// Keeps `buffer`, to be freed after unlocking.
     mutating func keep(buffer: Buffer) {
-      madeHeap.header.buffers.append(buffer)
+      madeHeap.buffers.append(buffer)
     }
   }
 }

@@ -41,7 +41,7 @@ extension _ObserverStorage.State where Index == _Unindexed {
       // Registrations ended this way never fill the buffer, so the sweep
       // that growing or compacting it would make comes here when due: a
       // target that died is dropped with its handler's captures.
-      sweepIfDue(&garbage)
+      sweepIfDue()
       compactIfSparse(&garbage)
       return true
     }

@@ -20,6 +20,9 @@ extension _ObserverStorage.State {
       stamp: _EntryStamp(sequence: sequence))
     nextSequence += 1
     registrationsSinceSweep += 1
+    // The next registration would make the buffer grow: the next change
+    // sweeps first, before it takes the lock.
+    if buffer.isFull && isSweepDue { readers.setSweepWanted(true) }
     return sequence
   }
 

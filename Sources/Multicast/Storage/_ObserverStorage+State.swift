@@ -35,6 +35,9 @@ extension _ObserverStorage {
     var sweptLive = 0
     /// How many registrations were made since the last sweep.
     var registrationsSinceSweep = 0
+    /// Whether a step of this section found a sweep due: the mutation
+    /// sweeps once it has unlocked (see ``_ObserverStorage/sweep()``).
+    var isSweepWanted = false
     /// The object that owns the storage, if it said so with
     /// ``_ObserverStorage/setOwner(_:)``; not retained: it keeps the storage.
     var owner: Unmanaged<AnyObject>? = nil
@@ -55,6 +58,9 @@ extension _ObserverStorage {
     /// before it checks the version again, in debug builds.
     @usableFromInline
     var afterReadingWords: (() -> Void)? = nil
+    /// What a sweep runs in debug builds after it has loaded every object,
+    /// and let each go, and before it takes the lock.
+    var betweenSweepPhases: (() -> Void)? = nil
     #endif
 
     init(buffer: Buffer, readers: _ReaderSlots) {

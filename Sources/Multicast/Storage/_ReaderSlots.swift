@@ -11,8 +11,9 @@ public import _MulticastAtomics
 // broadcasts its readers):
 //
 // - Words. Control words, written only with the lock held: the version, the
-//   current buffer's address, its count, the next sequence number, and
-//   whether buffers wait to be freed. A line of counters, the home slot, for
+//   current buffer's address, its count, the next sequence number,
+//   whether buffers wait to be freed, and whether the next change should
+//   sweep first (a hint). A line of counters, the home slot, for
 //   the first thread that broadcasts without the lock and for broadcasts
 //   begun with it; the slots of other threads, eight lines, are made when a
 //   second thread first broadcasts. Each slot has a counter per epoch.
@@ -55,7 +56,7 @@ public import _MulticastAtomics
 //   back; the section sets the flag before it reads the slots, so one of the
 //   two sees the other).
 //
-// What it costs: seven words and a line per storage (the home slot, with room
+// What it costs: eight words and a line per storage (the home slot, with room
 // to align it), and eight lines more for a storage that two threads
 // broadcast through without the lock.
 
@@ -94,7 +95,7 @@ struct _ReaderSlots {
   static var spreadCount: Int { 8 }
 
   /// The number of control words.
-  static var controlWordCount: Int { 7 }
+  static var controlWordCount: Int { 8 }
 
   /// The bytes the control words take, 8-byte aligned.
   static var controlBytes: Int { controlWordCount * MemoryLayout<UInt64>.stride }
@@ -138,6 +139,7 @@ struct _ReaderSlots {
   @usableFromInline static var homeWord: Int { 4 }
   @usableFromInline static var spreadWord: Int { 5 }
   @usableFromInline static var countWord: Int { 6 }
+  static var sweepWord: Int { 7 }
 
   /// The bit of the version that a critical section sets while it runs;
   /// below it, the epoch; above it, the number of sections that ran.
@@ -187,6 +189,19 @@ struct _ReaderSlots {
   /// to be freed.
   func setWaiting(_ waiting: Bool) {
     _multicast_store_seq_cst(words + Self.waitingWord, waiting ? 1 : 0)
+  }
+
+  /// Sets or clears the hint that a change should sweep before it begins:
+  /// a sweep is due and the buffer is full, so the next registration would
+  /// make it grow.
+  func setSweepWanted(_ wanted: Bool) {
+    _multicast_store_relaxed(words + Self.sweepWord, wanted ? 1 : 0)
+  }
+
+  /// Whether a change should sweep before it begins: read without the lock,
+  /// a hint (the section that reads it decides again).
+  var isSweepWanted: Bool {
+    _multicast_load_relaxed(words + Self.sweepWord) != 0
   }
 
   /// The broadcasts counted in each epoch, read after a sequentially
