@@ -114,11 +114,13 @@ extension _ObserverStorage.State {
     buffer.refileAll()
   }
 
-  /// Ends a sweep (see ``_ObserverStorage/sweep()``): flags removed the
-  /// registrations numbered in `dead`, whose objects were gone, unless they
-  /// were removed meanwhile, notes that `alive` were alive, and compacts if
-  /// it flagged any, so that their payloads go now. The registrations from
-  /// `end` on, which the sweep did not look at, count towards the next.
+  /// Ends a sweep (see ``_ObserverStorage/sweep()``).
+  ///
+  /// Flags removed the registrations numbered in `dead`, whose objects were
+  /// gone, unless they were removed meanwhile; notes that `alive` were
+  /// alive; and compacts if it flagged any, so that their payloads go now.
+  /// The registrations from `end` on, which the sweep did not look at, count
+  /// towards the next.
   mutating func finishSweep(
     dead: [UInt64], alive: Int, end: UInt64, _ garbage: inout _ObserverStorage.Garbage
   ) {
