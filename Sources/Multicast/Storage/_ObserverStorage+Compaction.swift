@@ -12,10 +12,10 @@ extension _ObserverStorage.State {
   /// moves the entries to a buffer with twice the room.
   ///
   /// A sweep due by now has normally run already: the registration that
-  /// filled the buffer asked the next change to sweep before it locks, since
-  /// dead observers would make the buffer grow for nothing. If another
-  /// thread's change came first, the buffer grows and this mutation sweeps
-  /// once it has unlocked.
+  /// filled the buffer with one due had its mutation sweep once it unlocked,
+  /// since dead observers would make the buffer grow for nothing. If
+  /// another thread's registration came first, the buffer grows, and this
+  /// mutation sweeps once it has unlocked.
   ///
   /// Compacting frees at least a quarter of the buffer for O(n) moves, so
   /// appends stay O(1), amortized; and a subject whose subscriptions come
@@ -29,7 +29,7 @@ extension _ObserverStorage.State {
   /// with 100 observers so grows 5 times, moving 150 entries, not 8 times
   /// and 258.
   mutating func makeRoom(_ garbage: inout _ObserverStorage.Garbage) {
-    if isSweepDue { isSweepWanted = true }
+    if isSweepDue { readers.setSweepWanted(true) }
     if tombstones * 4 >= buffer.count, tombstones > 0 {
       compact(reserving: 1, &garbage)
     } else {
@@ -53,7 +53,7 @@ extension _ObserverStorage.State {
     guard tombstones * 2 > buffer.count,
       buffer.count > Self.minimumCapacity || !_isPOD(Payload.self)
     else { return }
-    if isSweepDue { isSweepWanted = true }
+    if isSweepDue { readers.setSweepWanted(true) }
     compact(reserving: 0, &garbage)
   }
 
@@ -134,10 +134,16 @@ extension _ObserverStorage.State {
         flagged = true
       }
     }
+    noteSweep(alive: alive, end: end)
+    if flagged { compact(reserving: 0, &garbage) }
+  }
+
+  /// Notes that a sweep found `alive` registrations alive, and looked at
+  /// none from `end` on: those count towards the next.
+  mutating func noteSweep(alive: Int, end: UInt64) {
     sweptLive = alive
     registrationsSinceSweep = Int(truncatingIfNeeded: nextSequence &- end)
     readers.setSweepWanted(buffer.isFull && isSweepDue)
-    if flagged { compact(reserving: 0, &garbage) }
   }
 
   /// Moves the registered entries of `replaced` to the buffer and frees
@@ -172,7 +178,7 @@ extension _ObserverStorage.State {
   /// sweep compacts if it finds any dead, so that their payloads go then,
   /// not when the buffer next fills.
   mutating func sweepIfDue() {
-    if isSweepDue { isSweepWanted = true }
+    if isSweepDue { readers.setSweepWanted(true) }
   }
 
   /// Removes the last entry, registered, with no tombstone, and the removed

@@ -20,8 +20,8 @@ extension _ObserverStorage.State {
       stamp: _EntryStamp(sequence: sequence))
     nextSequence += 1
     registrationsSinceSweep += 1
-    // The next registration would make the buffer grow: the next change
-    // sweeps first, before it takes the lock.
+    // The next registration would make the buffer grow: this mutation
+    // sweeps once it has unlocked.
     if buffer.isFull && isSweepDue { readers.setSweepWanted(true) }
     return sequence
   }

@@ -35,9 +35,6 @@ extension _ObserverStorage {
     var sweptLive = 0
     /// How many registrations were made since the last sweep.
     var registrationsSinceSweep = 0
-    /// Whether a step of this section found a sweep due: the mutation
-    /// sweeps once it has unlocked (see ``_ObserverStorage/sweep()``).
-    var isSweepWanted = false
     /// The object that owns the storage, if it said so with
     /// ``_ObserverStorage/setOwner(_:)``; not retained: it keeps the storage.
     var owner: Unmanaged<AnyObject>? = nil

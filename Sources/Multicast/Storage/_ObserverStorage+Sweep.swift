@@ -50,8 +50,13 @@ extension _ObserverStorage {
     #if DEBUG
     state.pointee.betweenSweepPhases?()
     #endif
-    mutate(sweepingAfter: false) { state, garbage in
-      state.finishSweep(dead: dead, alive: alive, end: end, &garbage)
+    if dead.isEmpty {
+      // Nothing a broadcast reads changes: the section needs no version.
+      withLockedState(changing: false) { state in state.noteSweep(alive: alive, end: end) }
+    } else {
+      mutateWithoutSweeping { state, garbage in
+        state.finishSweep(dead: dead, alive: alive, end: end, &garbage)
+      }
     }
   }
 }

@@ -194,31 +194,21 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
   }
 
   /// Runs `body` on the state with the lock held, then releases what it
-  /// dropped.
-  ///
-  /// It sweeps first if the last change asked for it (the buffer is full and
-  /// a sweep is due), and after unlocking if a step of `body` found a sweep
-  /// due: see ``sweep()``.
+  /// dropped, then sweeps if a sweep is wanted: a step found one due, or
+  /// the buffer is full with one due (see ``sweep()``).
   func mutate<Result>(_ body: (inout State, inout Garbage) -> Result) -> Result {
+    let result = mutateWithoutSweeping(body)
     if readers.isSweepWanted { sweep() }
-    return mutate(sweepingAfter: true, body)
+    return result
   }
 
-  /// Runs `body` as ``mutate(_:)`` does, with no sweep before, and with one
-  /// after if `sweepingAfter` and a step of `body` found one due.
-  func mutate<Result>(
-    sweepingAfter: Bool, _ body: (inout State, inout Garbage) -> Result
+  /// Runs `body` as ``mutate(_:)`` does, with no sweep after.
+  func mutateWithoutSweeping<Result>(
+    _ body: (inout State, inout Garbage) -> Result
   ) -> Result {
     var garbage = Garbage()
-    var isSweepWanted = false
-    let result = withLockedState { state in
-      let result = body(&state, &garbage)
-      isSweepWanted = state.isSweepWanted
-      state.isSweepWanted = false
-      return result
-    }
+    let result = withLockedState { state in body(&state, &garbage) }
     _ = consume garbage
-    if isSweepWanted && sweepingAfter { sweep() }
     return result
   }
 

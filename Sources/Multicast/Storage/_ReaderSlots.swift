@@ -12,8 +12,8 @@ public import _MulticastAtomics
 //
 // - Words. Control words, written only with the lock held: the version, the
 //   current buffer's address, its count, the next sequence number,
-//   whether buffers wait to be freed, and whether the next change should
-//   sweep first (a hint). A line of counters, the home slot, for
+//   whether buffers wait to be freed, and whether a mutation should sweep
+//   once it has unlocked (a hint). A line of counters, the home slot, for
 //   the first thread that broadcasts without the lock and for broadcasts
 //   begun with it; the slots of other threads, eight lines, are made when a
 //   second thread first broadcasts. Each slot has a counter per epoch.
@@ -191,15 +191,15 @@ struct _ReaderSlots {
     _multicast_store_seq_cst(words + Self.waitingWord, waiting ? 1 : 0)
   }
 
-  /// Sets or clears the hint that a change should sweep before it begins:
-  /// a sweep is due and the buffer is full, so the next registration would
-  /// make it grow.
+  /// Sets or clears the flag that asks a mutation to sweep once it has
+  /// unlocked: a step found a sweep due, or the buffer is full with one due,
+  /// so that the next registration would make it grow.
   func setSweepWanted(_ wanted: Bool) {
     _multicast_store_relaxed(words + Self.sweepWord, wanted ? 1 : 0)
   }
 
-  /// Whether a change should sweep before it begins: read without the lock,
-  /// a hint (the section that reads it decides again).
+  /// Whether a mutation should sweep once it has unlocked: read without the
+  /// lock, a hint (a sweep that is not needed finds nothing).
   var isSweepWanted: Bool {
     _multicast_load_relaxed(words + Self.sweepWord) != 0
   }
