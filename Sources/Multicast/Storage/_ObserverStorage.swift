@@ -71,16 +71,21 @@
 ///   Each costs O(n) and follows at least n/4 registrations or removals, so
 ///   all are amortized O(1).
 /// - Observers that die unremoved are dropped by sweeps, which remove every
-///   entry whose object is gone before the buffer grows or is compacted, or
-///   after a removal of the last entry. (A handle registry's owner, see
-///   `setOwner`, holds its own registrations with no weak reference: they
-///   are alive whenever the storage is used, and never loaded.) One is due
-///   once there have been twice as many registrations since the last sweep
-///   as there were live observers then. The buffer so holds at most three
-///   times the observers alive at the last sweep, however many die, while
-///   loading objects (two atomic operations on each one's side table) stays
-///   rarer than registering them. The strong references a sweep takes wait
-///   for the end of the mutation in one allocation sized for them.
+///   entry whose object is gone. One is due once there have been twice as
+///   many registrations since the last sweep as there were live observers
+///   then; the mutation that fills the buffer with one due, or that finds one
+///   due as it compacts or removes the last entry, sweeps once it has
+///   unlocked, so that the next registration finds room. (A handle
+///   registry's owner, see `setOwner`, holds its own registrations with no
+///   weak reference: they are alive whenever the storage is used, and never
+///   loaded.) The buffer so holds about three times the observers alive at
+///   the last sweep at most, however many die, while loading objects (two
+///   atomic operations on each one's side table) stays rarer than
+///   registering them. A sweep loads each object as a broadcast does,
+///   without the lock, and lets it go at once, then flags the dead removed
+///   in one critical section: it holds no observer beyond its load, so an
+///   observer released on another thread meanwhile is not kept alive (and
+///   called by its actor) until a critical section ends; see ``sweep()``.
 /// - Entries move (bitwise, with no reference counting) only when no broadcast
 ///   can read the buffer. If one may, the storage copies the entries to a new
 ///   buffer instead, flags the old stamps moved and keeps the old buffer until
