@@ -19,8 +19,37 @@ private final class SweepTestRecord {
   var diedInHook = false
 }
 
+/// A target with nothing to hear.
+private final class SweepTestTarget {}
+
+/// Subscribes where no actor is, and cancels there.
+private nonisolated func subscribeAndCancelWithoutActor(_ sender: EventSender<Int>) {
+  let subscription = sender.event.observe(isolation: nil) { _ in }
+  subscription.cancel(isolation: nil)
+}
+
 @Suite("Sweeps drop dead observers and hold none")
 struct SweepTests {
+  @MainActor
+  @Test(
+    "When a sweep drops the last registrations, dead targets of another actor, the owner hears that the last observer is gone at once"
+  )
+  func lastObserverGoneWhenSweepDropsTheRest() {
+    let told = Locked(0)
+    let sender = EventSender<Int>(isolation: nil, onLastObserverGone: { told.withLock { $0 += 1 } })
+    // Seven target subscriptions on the main actor, whose targets die: they
+    // count as alive for a change made elsewhere, which does not load them.
+    do {
+      let targets = (0..<7).map { _ in SweepTestTarget() }
+      for target in targets { sender.event.observe(target) { _, _ in } }
+    }
+    // The eighth registration, made and cancelled where no actor is, makes a
+    // sweep due; the sweep drops the seven.
+    subscribeAndCancelWithoutActor(sender)
+    #expect(told.withLock { $0 } == 1)
+    #expect(!sender.hasObservers)
+  }
+
   #if DEBUG
   @Test(
     "A sweep has let every observer go before it takes the lock: one released by its last holder meanwhile dies there and then"
@@ -41,8 +70,8 @@ struct SweepTests {
       released = nil
       record.isInHook = false
     }
-    // Nine registrations fill the second buffer with a sweep due (after
-    // eight): the tenth sweeps before it locks.
+    // The ninth registration fills the second buffer (room for 9) with a
+    // sweep due (after eight), and sweeps once it has unlocked.
     let others = (0..<9).map { _ in SweepTestObserver() }
     for observer in others { delegate.addObserver(observer) }
     #expect(record.sweeps == 1)

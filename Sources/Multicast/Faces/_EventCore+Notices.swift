@@ -19,7 +19,7 @@ extension _EventCore {
     guard hasNotices else { return storage.mutate(body) }
     let here = _IsolationKey(isolation)
     let core = ObjectIdentifier(self)
-    let (result, outcome, liveObject) = storage.mutate { state, garbage in
+    let (result, outcome, liveObject) = storage.mutateWithoutSweeping { state, garbage in
       let result = body(&state, &garbage)
       // Whether a live registration is left, loading no target of another
       // isolation: a load keeps its object alive a moment longer, here, and
@@ -40,6 +40,10 @@ extension _EventCore {
     // The live object that was found is released here, after unlocking.
     withExtendedLifetime(liveObject) {}
     notifyOwner(outcome, from: isolation)
+    // A sweep that the change asked for may drop dead targets of other
+    // actors, which counted as alive above: if it drops any, whether a live
+    // registration is left is decided again.
+    if storage.sweepIfWanted() { change(from: isolation) { _, _ in } }
     return result
   }
 

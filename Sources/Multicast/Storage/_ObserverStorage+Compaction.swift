@@ -121,9 +121,11 @@ extension _ObserverStorage.State {
   /// alive; and compacts if it flagged any, so that their payloads go now.
   /// The registrations from `end` on, which the sweep did not look at, count
   /// towards the next.
+  ///
+  /// - Returns: Whether it flagged any.
   mutating func finishSweep(
     dead: [UInt64], alive: Int, end: UInt64, _ garbage: inout _ObserverStorage.Garbage
-  ) {
+  ) -> Bool {
     var flagged = false
     for sequence in dead {
       let position = buffer.position(ofFirst: sequence, below: buffer.count)
@@ -134,16 +136,19 @@ extension _ObserverStorage.State {
         flagged = true
       }
     }
-    noteSweep(alive: alive, end: end)
     if flagged { compact(reserving: 0, &garbage) }
+    noteSweep(alive: alive, end: end)
+    return flagged
   }
 
   /// Notes that a sweep found `alive` registrations alive, and looked at
-  /// none from `end` on: those count towards the next.
+  /// none from `end` on: those count towards the next, and may make
+  /// another due at once if the buffer is full. A flag another change set
+  /// meanwhile stays set.
   mutating func noteSweep(alive: Int, end: UInt64) {
     sweptLive = alive
     registrationsSinceSweep = Int(truncatingIfNeeded: nextSequence &- end)
-    readers.setSweepWanted(buffer.isFull && isSweepDue)
+    if buffer.isFull && isSweepDue { readers.setSweepWanted(true) }
   }
 
   /// Moves the registered entries of `replaced` to the buffer and frees

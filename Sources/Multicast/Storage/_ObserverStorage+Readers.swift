@@ -134,7 +134,8 @@ extension _ObserverStorage {
   func relocate(_ cursor: inout _BroadcastCursor<Payload, Index>, to sequence: UInt64) {
     let exited = cursor.counter
     let end = cursor.end
-    cursor = mutate { state, garbage in
+    // A broadcast does not stop to sweep for another thread.
+    cursor = mutateWithoutSweeping { state, garbage in
       let current = state.buffer
       let relocated = _BroadcastCursor(
         buffer: current,

@@ -19,10 +19,10 @@ extension _ObserverStorage {
   ///
   /// - Complexity: O(n), where n is the number of registrations; amortized
   ///   over the registrations that made it due.
-  func sweep() {
-    // A hint only: a deinitializer run by a load below may change the
-    // storage, and should not sweep again meanwhile.
-    readers.setSweepWanted(false)
+  ///
+  /// - Returns: Whether it removed any registration.
+  @discardableResult
+  func sweep() -> Bool {
     var cursor = beginBroadcast()
     let end = cursor.end
     // Written once, before the storage is shared.
@@ -53,10 +53,18 @@ extension _ObserverStorage {
     if dead.isEmpty {
       // Nothing a broadcast reads changes: the section needs no version.
       withLockedState(changing: false) { state in state.noteSweep(alive: alive, end: end) }
-    } else {
-      mutateWithoutSweeping { state, garbage in
-        state.finishSweep(dead: dead, alive: alive, end: end, &garbage)
-      }
+      return false
     }
+    return mutateWithoutSweeping { state, garbage in
+      state.finishSweep(dead: dead, alive: alive, end: end, &garbage)
+    }
+  }
+
+  /// Sweeps if the sweep flag is set and no other thread claimed it first.
+  ///
+  /// - Returns: Whether the sweep removed any registration.
+  @discardableResult
+  func sweepIfWanted() -> Bool {
+    readers.claimSweep() && sweep()
   }
 }

@@ -6,7 +6,8 @@
 // Storage/: the registrations, in order, behind every face.
 //  1. This file: what the storage is, and the one way to change its state
 //     (`withLockedState`, or `mutate`, which releases what a change drops
-//     after unlocking: _ObserverStorage+Garbage); +State: the state.
+//     after unlocking, _ObserverStorage+Garbage, then sweeps if a sweep is
+//     wanted, +Sweep); +State: the state.
 //  2. _ObserverEntry, _EntryStamp, _Registration: one registration's parts.
 //  3. _BufferLayout, _ObserverBuffer (+Entries): where registrations
 //     live; _ReaderSlots (+Broadcasts): who reads them, counted without a
@@ -203,7 +204,7 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
   /// the buffer is full with one due (see ``sweep()``).
   func mutate<Result>(_ body: (inout State, inout Garbage) -> Result) -> Result {
     let result = mutateWithoutSweeping(body)
-    if readers.isSweepWanted { sweep() }
+    sweepIfWanted()
     return result
   }
 

@@ -204,6 +204,12 @@ struct _ReaderSlots {
     _multicast_load_relaxed(words + Self.sweepWord) != 0
   }
 
+  /// Clears the sweep flag if it is set, and says whether this call did:
+  /// of the threads that see it set, one sweeps.
+  func claimSweep() -> Bool {
+    isSweepWanted && _multicast_compare_exchange(words + Self.sweepWord, 1, 0)
+  }
+
   /// The broadcasts counted in each epoch, read after a sequentially
   /// consistent fence: a broadcast not counted here added its one after the
   /// fence, and will see the section's busy version (and its published
