@@ -141,10 +141,11 @@ extension _ObserverStorage.State {
     return flagged
   }
 
-  /// Notes that a sweep found `alive` registrations alive, and looked at
-  /// none from `end` on: those count towards the next, and may make
-  /// another due at once if the buffer is full. A flag another change set
-  /// meanwhile stays set.
+  /// Notes what a sweep found.
+  ///
+  /// `alive` registrations were alive; those from `end` on, which it did not
+  /// look at, count towards the next sweep, and may make it due at once if
+  /// the buffer is full. A flag another change set meanwhile stays set.
   mutating func noteSweep(alive: Int, end: UInt64) {
     sweptLive = alive
     registrationsSinceSweep = Int(truncatingIfNeeded: nextSequence &- end)
