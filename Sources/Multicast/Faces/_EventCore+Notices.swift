@@ -17,25 +17,10 @@ extension _EventCore {
   ) -> Result {
     // With no one to tell, there is no transition to record.
     guard hasNotices else { return storage.mutate(body) }
-    let here = _IsolationKey(isolation)
-    let core = ObjectIdentifier(self)
     let (result, outcome, liveObject) = storage.mutateWithoutSweeping { state, garbage in
       let result = body(&state, &garbage)
-      // Whether a live registration is left, loading no target of another
-      // isolation: a load keeps its object alive a moment longer, here, and
-      // might run its deinitializer here. A closure subscription's
-      // registration is held by the core itself, so it lives while the core
-      // does. Another actor's targets count as alive: the deliveries on that
-      // actor notice their deaths (see `settle`). Targets of this isolation,
-      // or of none, are loaded.
-      let isOccupied = state.hasRegistration { object, subscriber in
-        object == core || (subscriber.isolation != .noActor && subscriber.isolation != here)
-      }
-      if isOccupied {
-        return (result, notices.record(isOccupied: true), nil as AnyObject?)
-      }
-      let liveObject = state.firstLiveObject()
-      return (result, notices.record(isOccupied: liveObject != nil), liveObject)
+      let (outcome, liveObject) = recordOccupancy(of: state, from: isolation)
+      return (result, outcome, liveObject)
     }
     // The live object that was found is released here, after unlocking.
     withExtendedLifetime(liveObject) {}
@@ -43,8 +28,42 @@ extension _EventCore {
     // A sweep that the change asked for may drop dead targets of other
     // actors, which counted as alive above: if it drops any, whether a live
     // registration is left is decided again.
-    if storage.sweepIfWanted() { change(from: isolation) { _, _ in } }
+    if storage.sweepIfWanted() { recordOccupancyAfterSweep(from: isolation) }
     return result
+  }
+
+  /// Records, with the lock held, whether a live registration is left.
+  ///
+  /// It loads no target of another isolation: a load keeps its object alive
+  /// a moment longer, here, and might run its deinitializer here. A closure
+  /// subscription's registration is held by the core itself, so it lives
+  /// while the core does. Another actor's targets count as alive: the
+  /// deliveries on that actor notice their deaths (see `settle`). Targets of
+  /// this isolation, or of none, are loaded.
+  ///
+  /// - Returns: The transition to tell, and the live object found, if one
+  ///   was loaded: release it after unlocking.
+  private func recordOccupancy(
+    of state: borrowing _HandleRegistry<_Subscriber>.State, from isolation: (any Actor)?
+  ) -> (_OccupancyNotices.Outcome, AnyObject?) {
+    let here = _IsolationKey(isolation)
+    let core = ObjectIdentifier(self)
+    let isOccupied = state.hasRegistration { object, subscriber in
+      object == core || (subscriber.isolation != .noActor && subscriber.isolation != here)
+    }
+    if isOccupied { return (notices.record(isOccupied: true), nil) }
+    let liveObject = state.firstLiveObject()
+    return (notices.record(isOccupied: liveObject != nil), liveObject)
+  }
+
+  /// Decides again whether a live registration is left, after a sweep
+  /// dropped registrations, and tells the owner of a transition.
+  private func recordOccupancyAfterSweep(from isolation: (any Actor)?) {
+    let (outcome, liveObject) = storage.withLockedState(changing: false) { state in
+      recordOccupancy(of: state, from: isolation)
+    }
+    withExtendedLifetime(liveObject) {}
+    notifyOwner(outcome, from: isolation)
   }
 
   /// Tells the owner of the transitions recorded, on the owner's isolation,
