@@ -70,8 +70,10 @@ extension _ObserverStorage.State {
   /// once there have been twice as many registrations since the last sweep
   /// as there were live observers then.
   ///
-  /// Between sweeps, then, the buffer holds at most the observers alive at
-  /// the last sweep and twice as many again, whichever of them died, and
+  /// Between sweeps, then, the buffer holds the observers alive at the last
+  /// sweep and about twice as many again at most, whichever of them died
+  /// (registrations on other threads while a sweep walks, without the lock,
+  /// may add one growth before the next sweep), and
   /// each sweep, O(n), follows at least n/3 registrations. A sweep loads
   /// every weak reference, which costs several times what moving an entry
   /// does; at twice rather than once, observers that come and go at a
