@@ -94,7 +94,7 @@ struct DeliveryTests {
       lines.append(line)
     }
     var heard: [String] = []
-    var subscriptions: Set<Subscription> = []
+    var subscriptions: Set<EventSubscription> = []
     player.elapsed.observe { progress in
       MainActor.preconditionIsolated("progress was heard off the main actor")
       heard.append("at \(progress)")

@@ -8,7 +8,7 @@ final class Settings {
 @MainActor
 final class MuteButton {
   private(set) var isOn = false
-  private var subscription: Subscription?
+  private var subscription: EventSubscription?
 
   init(settings: Settings) {
     subscription = settings.isMuted.observe(initial: true) { old, new in print(old, new) }

@@ -39,7 +39,7 @@ actor FileTransfer {
 final class TransferViewModel {
   private(set) var lines: [String] = []
   private(set) var fractions: [Double] = []
-  private var subscriptions: Set<Subscription> = []
+  private var subscriptions: Set<EventSubscription> = []
   /// Yields each time the model hears of progress: for tests to wait on.
   let updates: AsyncStream<Void>
   private let updated: AsyncStream<Void>.Continuation
@@ -56,7 +56,7 @@ final class TransferViewModel {
 
   /// Hears one more value of `event` with a closure that touches main-actor
   /// state, and returns its subscription.
-  func follow(_ event: Event<TransferProgress>) -> Subscription {
+  func follow(_ event: Event<TransferProgress>) -> EventSubscription {
     event.observe(self) { model, progress in model.lines.append("followed \(progress.received)") }
   }
 

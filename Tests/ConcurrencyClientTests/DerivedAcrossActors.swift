@@ -26,7 +26,7 @@ actor FailureLog {
   private var entries: [String] = []
 
   /// Logs each failure, in capitals, on this actor.
-  func follow(_ failures: Event<String>) -> Subscription {
+  func follow(_ failures: Event<String>) -> EventSubscription {
     failures.map { $0.uppercased() }.observe(actor: self) { log, failure in
       log.entries.append(failure)
     }

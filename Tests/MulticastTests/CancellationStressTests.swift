@@ -76,7 +76,7 @@ func subscribeAndCancel(
   var windows: [CancelledWindow] = []
   for round in 0..<rounds {
     let received: Locked<[Int]>
-    let subscription: Subscription
+    let subscription: EventSubscription
     let target = CancelledTarget()
     if round.isMultiple(of: 2) {
       let heard = Locked<[Int]>([])

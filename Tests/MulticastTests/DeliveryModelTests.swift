@@ -30,7 +30,7 @@ final class PlainReporter: Sendable {
 
 /// Subscribes where no actor is, recording into `log`.
 private func subscribeWithoutActor(_ sender: EventSender<Int>, _ log: Locked<[String]>)
-  -> Subscription
+  -> EventSubscription
 {
   sender.event.observe { value in log.withLock { $0.append("none \(value)") } }
 }

@@ -40,7 +40,7 @@ protocol StepObserver: AnyObject, Sendable {
 @MainActor
 final class StepView: StepObserver {
   private(set) var steps: [Int] = []
-  private var subscription: Subscription?
+  private var subscription: EventSubscription?
 
   func listen(to progress: Event<Int>) {
     subscription = progress.observe { [unowned self] in steps.append($0) }

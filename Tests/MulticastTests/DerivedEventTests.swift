@@ -51,7 +51,7 @@ struct DerivedEventTests {
   func upstreamEnds() {
     let sender = EventSender<Int>()
     let mapped = sender.event.map { String($0) }
-    var released: Subscription? = mapped.observe { _ in }
+    var released: EventSubscription? = mapped.observe { _ in }
     #expect(sender.hasObservers)
     withExtendedLifetime(released) {}
     released = nil
@@ -75,7 +75,7 @@ struct DerivedEventTests {
     let sender = EventSender<Int>()
     var heard: [Int] = []
     weak var core: _EventCore<Int>?
-    var subscription: Subscription?
+    var subscription: EventSubscription?
     do {
       let mapped = sender.event.map { $0 + 1 }
       core = mapped.core

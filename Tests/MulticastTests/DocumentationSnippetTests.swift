@@ -625,7 +625,7 @@ struct DocumentationSnippetTests {
   func fromCombine() {
     let output = printed {
       let scores = EventSender<Int>()
-      var subscriptions: Set<Subscription> = []
+      var subscriptions: Set<EventSubscription> = []
       scores.event.observe { print("score", $0) }.store(in: &subscriptions)
       scores.send(3)  // score 3
       subscriptions.removeAll()
@@ -668,7 +668,7 @@ actor Upload {
 final class UploadViewModel {
   private(set) var status = ""
   private(set) var progress = 0.0
-  private var subscriptions: Set<Subscription> = []
+  private var subscriptions: Set<EventSubscription> = []
 
   init(upload: Upload) {
     upload.bytesSent.observe(self) { model, bytes in
@@ -893,7 +893,7 @@ enum DeliveryModelSnippet {
   @MainActor
   final class TickView {
     private(set) var shown: [Int] = []
-    private var subscription: Subscription?
+    private var subscription: EventSubscription?
 
     init(_ metronome: Metronome) {
       subscription = metronome.ticks.observe { [unowned self] in shown.append($0) }
@@ -963,7 +963,7 @@ final class SpeakerModel {
 @Observable
 final class StatusModel {
   private(set) var lines: [String] = []
-  @ObservationIgnored private var subscription: Subscription?
+  @ObservationIgnored private var subscription: EventSubscription?
 
   init(status: Event<String>) {
     subscription = status.observe { [weak self] line in

@@ -40,7 +40,7 @@ final class MainListener {
 /// An actor that subscribes with closures touching its own state.
 actor EventTally {
   private(set) var values: [Int] = []
-  private var subscription: Subscription?
+  private var subscription: EventSubscription?
 
   func subscribe(to event: Event<Int>) {
     subscription = event.observe { value in
@@ -69,7 +69,7 @@ actor Meter {
 /// An actor that subscribes from its own isolation and keeps its
 /// subscription: the event must not keep it alive in return.
 actor Listening {
-  private var subscription: Subscription?
+  private var subscription: EventSubscription?
   private(set) var heard = 0
 
   /// Subscribes with a closure that captures the actor.
@@ -323,7 +323,7 @@ struct EventIsolationTests {
     let sender = EventSender<Int>()
     let log = MainLog()
     let cancelled = sender.event.observe { log.entries.append("cancelled \($0)") }
-    var released: Subscription? = sender.event.observe { log.entries.append("released \($0)") }
+    var released: EventSubscription? = sender.event.observe { log.entries.append("released \($0)") }
     let kept = sender.event.observe { log.entries.append("kept \($0)") }
     sender.send(1)
     await Task.detached { cancelled.cancel() }.value

@@ -44,7 +44,7 @@ struct EventTests {
   func tokenRelease() {
     let log = Log()
     let sender = EventSender<Int>()
-    var subscription: Subscription? = sender.event.observe { log.append("got \($0)") }
+    var subscription: EventSubscription? = sender.event.observe { log.append("got \($0)") }
     sender.send(1)
     subscription = nil
     sender.send(2)
@@ -69,7 +69,7 @@ struct EventTests {
   func setOfSubscriptions() {
     let log = Log()
     let sender = EventSender<Int>()
-    var bag: Set<Subscription> = []
+    var bag: Set<EventSubscription> = []
     for name in ["a", "b", "c"] {
       sender.event.observe { log.append("\(name) \($0)") }.store(in: &bag)
     }
@@ -188,8 +188,8 @@ struct EventTests {
   @Test("A notice that ends or makes subscriptions is followed by the notices it causes, in order")
   func reentrantNotices() {
     let log = Log()
-    var opening: Subscription?
-    var again: Subscription?
+    var opening: EventSubscription?
+    var again: EventSubscription?
     var sender: EventSender<Int>!
     sender = EventSender<Int>(
       onFirstObserver: {
@@ -242,8 +242,8 @@ struct EventTests {
   func reentrancy() {
     let log = Log()
     let sender = EventSender<Int>()
-    var late: Subscription?
-    var victim: Subscription?
+    var late: EventSubscription?
+    var victim: EventSubscription?
     let first = sender.event.observe { value in
       log.append("first \(value)")
       if late == nil { late = sender.event.observe { log.append("late \($0)") } }
@@ -275,7 +275,7 @@ struct EventTests {
   @Test("Many subscriptions come and go without the storage growing")
   func churn() {
     let sender = EventSender<Int>()
-    var kept: [Subscription] = []
+    var kept: [EventSubscription] = []
     for round in 0..<20_000 {
       let subscription = sender.event.observe { _ in }
       if round.isMultiple(of: 100) { kept.append(subscription) }
@@ -290,7 +290,7 @@ struct EventTests {
 @MainActor
 final class MainActorScreen {
   var shown: [Int] = []
-  var subscription: Subscription?
+  var subscription: EventSubscription?
 
   init(_ event: Event<Int>) {
     subscription = event.observe { [weak self] value in self?.shown.append(value) }

@@ -209,14 +209,14 @@ final class BoundTarget: Sendable {}
 
 /// The closure subscriptions one thread keeps, by id.
 final class Keeper {
-  var subscriptions: [Int: Subscription] = [:]
+  var subscriptions: [Int: EventSubscription] = [:]
 }
 
 /// An event sender, shared by the two threads of a history, with what each
 /// thread keeps and the owner's notices in order (`true` for the first
 /// observer, `false` for the last one gone).
 ///
-/// `EventSender` and `Subscription` are not declared `Sendable`: handlers run
+/// `EventSender` and `EventSubscription` are not declared `Sendable`: handlers run
 /// where values are sent. Here every handler does nothing; each keeper is used
 /// by its own thread, or by the first thread while the second waits at the
 /// barrier; and the sender's operations all take its storage's lock, which

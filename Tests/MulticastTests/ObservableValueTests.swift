@@ -23,7 +23,7 @@ struct ObservableValueTests {
   func byToken() {
     let value = ObservableValue("a")
     var seen: [String] = []
-    var subscription: Subscription? = value.observe { _, new in seen.append(new) }
+    var subscription: EventSubscription? = value.observe { _, new in seen.append(new) }
     value.value = "b"
     subscription = nil
     value.value = "c"

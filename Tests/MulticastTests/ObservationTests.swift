@@ -74,7 +74,7 @@ struct ObservationTests {
   @Test("Observing with closures is not a read: it is not tracked")
   func subscribingIsNotReading() {
     let volume = ObservableValue(0)
-    var subscription: Subscription?
+    var subscription: EventSubscription?
     let subscribing = track { subscription = volume.observe { _, _ in } }
     let reading = track { volume.value }
     volume.value = 1

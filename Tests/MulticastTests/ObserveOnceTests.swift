@@ -48,7 +48,7 @@ struct ObserveOnceTests {
     var heard: [Int] = []
     let cancelled = sender.event.observeOnce { heard.append($0) }
     cancelled.cancel()
-    var released: Subscription? = sender.event.observeOnce { heard.append($0 * 10) }
+    var released: EventSubscription? = sender.event.observeOnce { heard.append($0 * 10) }
     withExtendedLifetime(released) {}
     released = nil
     sender.send(1)
@@ -92,7 +92,7 @@ struct ObserveOnceTests {
     let sender = EventSender<Int>()
     for round in 0..<rounds {
       let heard = Locked<[Int]>([])
-      let subscription: Subscription
+      let subscription: EventSubscription
       if onMainActor {
         subscription = await MainActor.run {
           sender.event.observeOnce { value in heard.withLock { $0.append(value) } }

@@ -50,7 +50,7 @@ struct ObserveValueTests {
   func fromAHandler() {
     let level = ObservableValue(0)
     var heard: [String] = []
-    var inner: Subscription?
+    var inner: EventSubscription?
     let outer = level.observe { _, new in
       heard.append("outer \(new)")
       if inner == nil {
@@ -82,7 +82,7 @@ struct ObserveValueTests {
       }
       group.addTask {
         var logs: [Locked<[Int]>] = []
-        var kept: [Subscription] = []
+        var kept: [EventSubscription] = []
         for _ in 0..<subscriptions {
           let log = Locked<[Int]>([])
           if onMainActor {

@@ -66,7 +66,7 @@ struct OwnerRegistrationTests {
   func lastCancelledDuringSend() {
     let sender = EventSender<Int>()
     let heard = OwnerTestLines()
-    var second: Subscription? = nil
+    var second: EventSubscription? = nil
     let first = sender.event.observe { _ in
       heard.lines.append("first")
       second?.cancel()
@@ -85,8 +85,8 @@ struct OwnerRegistrationTests {
   func lastCancelledWhileAWalkReadsARetiredBuffer() {
     let sender = EventSender<Int>()
     let heard = OwnerTestLines()
-    var last: Subscription? = nil
-    var extra: [Subscription] = []
+    var last: EventSubscription? = nil
+    var extra: [EventSubscription] = []
     let first = sender.event.observe { value in
       heard.lines.append("first \(value)")
       guard value == 1 else { return }

@@ -242,7 +242,7 @@ struct ReaderSlotsTests {
     final class Captured {}
     let sender = EventSender<Int>()
     weak var captured: Captured?
-    var subscription: Subscription?
+    var subscription: EventSubscription?
     do {
       let kept = Captured()
       captured = kept

@@ -20,7 +20,7 @@ final class ReadmeMetronome: Sendable {
 @MainActor
 final class ReadmeMainActorView {
   private(set) var shown: [String] = []
-  private var subscriptions: Set<Subscription> = []
+  private var subscriptions: Set<EventSubscription> = []
 
   init(_ metronome: ReadmeMetronome) {
     metronome.ticks.observe { [unowned self] in shown.append("tick \($0)") }
@@ -33,7 +33,7 @@ final class ReadmeMainActorView {
 actor ReadmeConductor {
   private let metronome = ReadmeMetronome()
   private var shown: [String] = []
-  private var subscriptions: Set<Subscription> = []
+  private var subscriptions: Set<EventSubscription> = []
 
   func start() {
     metronome.ticks.observe { self.shown.append("tick \($0)") }.store(in: &subscriptions)

@@ -110,7 +110,7 @@ struct ReplayLatestTests {
   func fromAHandler() {
     let sender = EventSender<Int>(replaysLatest: true)
     var heard: [String] = []
-    var inner: Subscription?
+    var inner: EventSubscription?
     let outer = sender.event.observe { value in
       heard.append("outer \(value)")
       if inner == nil {
@@ -154,7 +154,7 @@ struct ReplayLatestTests {
       }
       group.addTask {
         var logs: [Locked<[Int]>] = []
-        var kept: [Subscription] = []
+        var kept: [EventSubscription] = []
         for _ in 0..<subscriptions {
           let log = Locked<[Int]>([])
           if onMainActor {

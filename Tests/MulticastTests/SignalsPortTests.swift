@@ -426,7 +426,7 @@ final class SignalsPortTests {
 private actor IsolationRecorder {
   private var values: [Int] = []
 
-  func follow(_ event: Event<Int>) -> Subscription {
+  func follow(_ event: Event<Int>) -> EventSubscription {
     event.observe(actor: self) { recorder, value in
       recorder.assertIsolated()
       recorder.values.append(value)

@@ -90,7 +90,7 @@ let benchmarks: @Sendable () -> Void = {
   broadcastBenchmark("event-closure", observers: faces, configuration: configuration) {
     observers in
     let sender = EventSender<Int>()
-    var subscriptions: [Subscription] = []
+    var subscriptions: [EventSubscription] = []
     for observer in observers {
       subscriptions.append(sender.event.observe { [weak observer] in observer?.tick($0) })
     }
@@ -149,7 +149,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("subscribe+cancel event n=\(n) x\(2 * n * rounds)", configuration: churn) { _ in
       for _ in 0..<rounds {
         let sender = EventSender<Int>()
-        var subscriptions: [Subscription] = []
+        var subscriptions: [EventSubscription] = []
         subscriptions.reserveCapacity(n)
         for observer in observers {
           subscriptions.append(sender.event.observe { [weak observer] in observer?.tick($0) })

@@ -325,7 +325,7 @@ func subscribeAndCancelOnMainActor(present: Int, repetitions: Int) {
 
 /// A sender with `present` closure subscriptions, each capturing the
 /// returned counter weakly, as a view model's does.
-func eventWithSubscribers(_ present: Int) -> (EventSender<Int>, Counter, [Multicast.Subscription]) {
+func eventWithSubscribers(_ present: Int) -> (EventSender<Int>, Counter, [Multicast.EventSubscription]) {
   let sender = EventSender<Int>()
   let counter = Counter()
   let others = (0..<present).map { _ in sender.event.observe { [weak counter] in counter?.tick($0) }

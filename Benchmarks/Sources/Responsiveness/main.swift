@@ -15,7 +15,7 @@ import Multicast
 @MainActor
 final class Receiver {
   private(set) var count = 0
-  private var subscription: Subscription?
+  private var subscription: EventSubscription?
   private var finished: CheckedContinuation<Void, Never>?
   let total: Int
 

@@ -23,7 +23,7 @@ public import Multicast
 /// ```swift
 /// let player = AudioPlayer(playlist: [song, otherSong])
 /// let view = NowPlayingView(player: player, output: { print($0) })
-/// var subscriptions: Set<Subscription> = []
+/// var subscriptions: Set<EventSubscription> = []
 /// player.elapsed.observe { print("at", $0) }.store(in: &subscriptions)
 /// player.volume.observe { old, new in print(old, "->", new) }.store(in: &subscriptions)
 /// try await player.play(at: 0)

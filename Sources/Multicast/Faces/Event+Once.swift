@@ -28,7 +28,7 @@ extension Event {
   @inlinable
   public func observeOnce(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     core.subscribeOnce(nil, from: isolation, handler: _TypedHandler(handler).erased)
   }
 
@@ -51,7 +51,7 @@ extension Event {
   public func observeOnce<Target: AnyObject>(
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, Value) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     core.subscribeOnce(
       target, from: isolation,
       handler: .bound { object, value in
@@ -80,7 +80,7 @@ extension ObservableValue {
   public func observeOnce(
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (_ old: Value, _ new: Value) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     core.subscribeOnce(
       nil, from: isolation,
       handler: .value { change in

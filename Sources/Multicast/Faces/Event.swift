@@ -5,7 +5,7 @@
 ///
 /// An `Event` offers ways to subscribe and none to send, so only the owner
 /// of the sender can send. Subscribe with a closure and keep the returned
-/// ``Subscription``, bind a method of an object that should hear the event for
+/// ``EventSubscription``, bind a method of an object that should hear the event for
 /// as long as it lives, or iterate ``values``:
 ///
 /// ```swift
@@ -49,7 +49,7 @@ public struct Event<Value> {
   @inlinable
   public func observe(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     core.subscribe(nil, from: isolation, handler: _TypedHandler(handler).erased)
   }
 
@@ -73,7 +73,7 @@ public struct Event<Value> {
   public func observe<Target: AnyObject>(
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, Value) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     // The registration holds `target`, so the object it lends is one.
     core.subscribe(target, from: isolation, handler: _BoundHandler(handler).erased)
   }
@@ -105,7 +105,7 @@ public struct Event<Value> {
   public func observe<Target: AnyObject>(
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ action: @escaping (Target) -> (Value) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     observe(target, isolation: isolation) { target, value in action(target)(value) }
   }
 
@@ -182,7 +182,7 @@ extension Event {
   @discardableResult
   public func observe<Target: Actor>(
     actor target: isolated Target, _ handler: @escaping (isolated Target, Value) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     // The subscription is made on `target`'s isolation, so its handler runs
     // only there: calling it as a plain function, as `assumeIsolated` does,
     // is safe. (That method needs macOS 14.) The tests call such handlers
@@ -211,7 +211,7 @@ extension Event where Value == Void {
   public func observe<Target: AnyObject>(
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ action: @escaping (Target) -> () -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     observe(target, isolation: isolation) { target, _ in action(target)() }
   }
 }

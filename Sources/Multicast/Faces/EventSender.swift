@@ -47,7 +47,7 @@
 /// # Actors and threads
 ///
 /// When `Value` is `Sendable`, so are `EventSender` and ``Event``, and a
-/// ``Subscription`` always is: an actor can keep the sender, offer the event
+/// ``EventSubscription`` always is: an actor can keep the sender, offer the event
 /// to a main-actor view model, and send from any task. Each subscription
 /// keeps the isolation it was made from (the main actor, a global actor, an
 /// actor instance, or none), and its handler runs there, so a main-actor

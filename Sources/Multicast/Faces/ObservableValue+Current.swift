@@ -26,7 +26,7 @@ extension ObservableValue {
   @inlinable
   public func observeValue(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     // The core's lock, held while `startingWith` runs, guards `stored`.
     core.subscribe(
       nil, from: isolation, startingWith: { (old: stored, new: stored) },
@@ -55,7 +55,7 @@ extension ObservableValue {
   public func observeValue<Target: AnyObject>(
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, Value) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     core.subscribe(
       target, from: isolation, startingWith: { (old: stored, new: stored) },
       handler: .bound { object, change in

@@ -164,7 +164,7 @@ public final class ObservableValue<Value> {
   public func observe(
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (_ old: Value, _ new: Value) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     core.subscribe(nil, from: isolation, handler: _PairedHandler(handler).erased)
   }
 
@@ -185,7 +185,7 @@ public final class ObservableValue<Value> {
   public func observe<Target: AnyObject>(
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     // The registration holds `target`, so the object it lends is one.
     core.subscribe(target, from: isolation, handler: _BoundPairedHandler(handler).erased)
   }
@@ -208,7 +208,7 @@ public final class ObservableValue<Value> {
   public func observe<Target: Actor>(
     actor target: isolated Target,
     _ handler: @escaping (isolated Target, _ old: Value, _ new: Value) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     // As in `Event.observe(actor:_:)`: the handler runs only on
     // `target`, the isolation the subscription is made on, and is erased
     // through a struct.

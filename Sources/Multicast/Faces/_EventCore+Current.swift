@@ -20,11 +20,11 @@ extension _EventCore {
   func subscribe(
     _ target: AnyObject?, from isolation: (any Actor)?, startingWith current: () -> Value,
     handler: _Handler
-  ) -> Subscription {
+  ) -> EventSubscription {
     let registration = withoutActuallyEscaping(current) { current in
       register(target ?? self, from: isolation, handler: handler, startingWith: current) { _ in }
     }
-    return Subscription(
+    return EventSubscription(
       source: self, registration: registration,
       lifetime: target == nil ? .untilReleased : .whileTargetLives)
   }

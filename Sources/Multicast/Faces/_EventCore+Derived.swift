@@ -36,7 +36,7 @@ extension _EventCore {
       let registration = source.register(
         source, from: nil, handler: .value { value in forward(value, derived) }
       ) { _, _ in }
-      return Subscription(source: source, registration: registration, lifetime: .untilReleased)
+      return EventSubscription(source: source, registration: registration, lifetime: .untilReleased)
     }
     return derived
   }
@@ -56,7 +56,7 @@ extension _EventCore {
 final class _UpstreamLink {
   /// Subscribes to the upstream core it is given; set once, right after the
   /// derived core is made.
-  var subscribe: (AnyObject) -> Subscription = { _ in
+  var subscribe: (AnyObject) -> EventSubscription = { _ in
     preconditionFailure("an upstream link was not set")
   }
   /// The upstream core, held while not subscribed to it.
@@ -64,7 +64,7 @@ final class _UpstreamLink {
   /// The upstream core, while anything holds it.
   private weak var source: AnyObject?
   /// The subscription upstream, while the derived event has subscriptions.
-  private var upstream: Subscription?
+  private var upstream: EventSubscription?
 
   init(source: AnyObject) {
     held = source

@@ -8,7 +8,7 @@ extension _EventCore {
   @usableFromInline
   func subscribeOnce(
     _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
-  ) -> Subscription {
+  ) -> EventSubscription {
     let once = _Once()
     // A subscription's handler runs one call at a time, on its isolation, so
     // a second call can come only after the first has ended the
@@ -21,7 +21,7 @@ extension _EventCore {
     let registration = register(
       target ?? self, from: isolation, handler: handler, startingWith: nil
     ) { once.registration = $0 }
-    return Subscription(
+    return EventSubscription(
       source: self, registration: registration,
       lifetime: target == nil ? .untilReleased : .whileTargetLives)
   }

@@ -1,7 +1,7 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// What a ``Subscription`` ends: its event's core, seen through a protocol so
+/// What a ``EventSubscription`` ends: its event's core, seen through a protocol so
 /// that a subscription needs neither a generic parameter nor a closure.
 protocol _SubscriptionSource: AnyObject, Sendable {
   /// Ends `registration`, if it has not ended; `isolation` is where the
@@ -29,7 +29,7 @@ struct _Subscriber {
 /// Each registration holds an object and lasts while it lives: the target of
 /// a subscription bound to one, held weakly; otherwise the core itself, the
 /// storage's owner, with no weak reference, and the subscription ends when
-/// its ``Subscription`` is released or cancelled.
+/// its ``EventSubscription`` is released or cancelled.
 ///
 /// # Lanes
 ///
@@ -116,11 +116,11 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   @usableFromInline
   func subscribe(
     _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
-  ) -> Subscription {
+  ) -> EventSubscription {
     let registration = register(
       target ?? self, from: isolation, handler: handler, startingWith: nil
     ) { _ in }
-    return Subscription(
+    return EventSubscription(
       source: self, registration: registration,
       lifetime: target == nil ? .untilReleased : .whileTargetLives)
   }

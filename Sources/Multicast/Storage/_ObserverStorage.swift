@@ -43,7 +43,7 @@
 //     queued for one new subscription, subscriptions for one value, the
 //     owner's notices, and events derived from others; then EventSender,
 //     Event (+Once, +Values, +Derived), ObservableValue (+Current,
-//     +Observation), Subscription.
+//     +Observation), EventSubscription.
 
 /// The registry behind every face of the library: registrations in order, in
 /// a buffer guarded by a lock, with the rules for removing and compacting.

@@ -23,7 +23,7 @@ final class Connection {
 final class StatusLabel {
   private(set) var text = ""
   private(set) var failures: [String] = []
-  private var subscriptions: Set<Subscription> = []
+  private var subscriptions: Set<EventSubscription> = []
 
   init(connection: Connection) {
     connection.statuses.observe(self) { label, status in label.text = status }

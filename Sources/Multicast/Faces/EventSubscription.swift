@@ -8,12 +8,12 @@ import _MulticastAtomics
 /// How long a subscription lasts depends on how it was made:
 ///
 /// - A closure subscription (``Event/observe(isolation:_:)``) lasts while you keep its
-///   `Subscription`: releasing it, or calling ``cancel(isolation:)``, ends it.
+///   `EventSubscription`: releasing it, or calling ``cancel(isolation:)``, ends it.
 ///   Keep it in a stored property or a set: an optimized build may release a
 ///   local variable after its last use, as it may any object's, which ends
 ///   the subscription there.
 /// - A subscription bound to a target (`event.observe(target, ...)`)
-///   lasts while the target lives. Its `Subscription` may be discarded; keep
+///   lasts while the target lives. Its `EventSubscription` may be discarded; keep
 ///   it only to end the subscription early with ``cancel(isolation:)``.
 ///
 /// Keep many subscriptions together in a `Set` and end them all at once by
@@ -21,16 +21,16 @@ import _MulticastAtomics
 /// progress is an ``Event`` and whose volume an ``ObservableValue``:
 ///
 /// ```swift
-/// var subscriptions: Set<Subscription> = []
+/// var subscriptions: Set<EventSubscription> = []
 /// player.elapsed.observe { print("at", $0) }.store(in: &subscriptions)
 /// player.volume.observe { old, new in print(old, "->", new) }.store(in: &subscriptions)
 /// subscriptions.removeAll()  // both end here
 /// ```
 ///
-/// Subscriptions compare by identity. A `Subscription` is `Sendable`: keep
+/// Subscriptions compare by identity. A `EventSubscription` is `Sendable`: keep
 /// it, cancel it or release it on any actor or thread, even in the
 /// nonisolated `deinit` of a main-actor class.
-public final class Subscription: Hashable, @unchecked Sendable {
+public final class EventSubscription: Hashable, @unchecked Sendable {
   // @unchecked Sendable: `ended` is read and written only atomically, at
   // its address (see `endedFlag`); the other stored properties are
   // immutable, or a weak reference, which the runtime makes thread-safe.
@@ -47,9 +47,9 @@ public final class Subscription: Hashable, @unchecked Sendable {
 
   /// How long a subscription lasts unless it is cancelled.
   enum Lifetime: Sendable {
-    /// Until this `Subscription` is released: a closure subscription.
+    /// Until this `EventSubscription` is released: a closure subscription.
     case untilReleased
-    /// While its target lives, whatever becomes of this `Subscription`.
+    /// While its target lives, whatever becomes of this `EventSubscription`.
     case whileTargetLives
   }
 
@@ -65,7 +65,7 @@ public final class Subscription: Hashable, @unchecked Sendable {
     self.registration = registration
     self.lifetime = lifetime
     withUnsafeMutablePointer(to: &ended) {
-      assert($0 == endedFlag, "`ended` is not the first stored property of Subscription")
+      assert($0 == endedFlag, "`ended` is not the first stored property of EventSubscription")
     }
   }
 
@@ -97,7 +97,7 @@ public final class Subscription: Hashable, @unchecked Sendable {
   /// Adds the subscription to `set`, which then keeps it alive.
   ///
   /// - Parameter set: The set that keeps the subscription.
-  public func store(in set: inout Set<Subscription>) {
+  public func store(in set: inout Set<EventSubscription>) {
     set.insert(self)
   }
 
@@ -107,7 +107,7 @@ public final class Subscription: Hashable, @unchecked Sendable {
   ///   - lhs: A subscription.
   ///   - rhs: Another subscription.
   /// - Returns: `true` if both are the same object.
-  public static func == (lhs: Subscription, rhs: Subscription) -> Bool {
+  public static func == (lhs: EventSubscription, rhs: EventSubscription) -> Bool {
     lhs === rhs
   }
 
