@@ -68,7 +68,7 @@ extension _Destination {
   /// Schedules a task that drains the queue on the destination's actor; drops
   /// what waits if the actor is gone.
   func scheduleDrain() {
-    guard key != .noActor else {
+    guard actorIdentity != nil else {
       Task { self.drain(on: nil) }
       return
     }

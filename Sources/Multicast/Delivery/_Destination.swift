@@ -24,8 +24,9 @@ final class _Destination: @unchecked Sendable {
   // are immutable, or a weak reference, which the runtime makes thread-safe. The delivery tests send to destinations
   // from many tasks and threads under ThreadSanitizer.
 
-  /// The actor's isolation, or no actor's: what subscriptions record.
-  let key: _IsolationKey
+  /// The actor's identity, or `nil` for no actor: what a caller's
+  /// isolation is compared with first.
+  let actorIdentity: ObjectIdentifier?
   /// The actor's executor, which tells at run time whether code runs here.
   let executor: _ExecutorIdentity?
   /// The actor, while it lives, unless it is the main actor: a destination
@@ -60,7 +61,7 @@ final class _Destination: @unchecked Sendable {
 
   /// Creates the destination of `actor`, or of no actor.
   init(actor: (any Actor)?) {
-    key = _IsolationKey(actor)
+    actorIdentity = actor.map { ObjectIdentifier($0) }
     executor = actor.map { _ExecutorIdentity(of: $0) }
     isMainActor = actor === MainActor.shared
     otherActor = isMainActor ? nil : actor
@@ -122,8 +123,13 @@ final class _Destination: @unchecked Sendable {
   /// The actor, while it lives.
   var actor: (any Actor)? { isMainActor ? MainActor.shared : otherActor }
 
+  /// What subscriptions made here record.
+  var key: _IsolationKey {
+    actorIdentity == nil ? .noActor : _IsolationKey(destination: self)
+  }
+
   /// Whether the destination belongs to an actor that is gone.
-  var isOrphaned: Bool { key != .noActor && actor == nil }
+  var isOrphaned: Bool { isOfMortalActor && otherActor == nil }
 
   /// Whether code whose isolation is `isolation` runs here.
   ///
@@ -131,11 +137,27 @@ final class _Destination: @unchecked Sendable {
   /// not (`nil`: nonisolated code, a setter, a `deinit`), the concurrency
   /// runtime tells which executor the caller runs on. Every caller runs where
   /// no actor is.
+  ///
+  /// An actor other than the main actor must also be alive: a new actor
+  /// may have a dead one's address, and so its identity and its executor's,
+  /// and it is never taken for the dead one. A weak reference to the dead
+  /// actor reads `nil` whatever now lives at its address.
   @inline(__always)
   func isCurrent(_ isolation: (any Actor)?) -> Bool {
-    guard let actor = key.actor else { return true }
-    if let isolation { return ObjectIdentifier(isolation) == actor }
-    return isCurrentExecutor()
+    guard let actorIdentity else { return true }
+    if let isolation {
+      guard ObjectIdentifier(isolation) == actorIdentity else { return false }
+    } else {
+      guard isCurrentExecutor() else { return false }
+    }
+    return !isOfMortalActor || otherActor != nil
+  }
+
+  /// Whether this destination is the one where subscriptions made on
+  /// `isolation` run: the destination of that actor, alive, or of no actor.
+  func serves(_ isolation: (any Actor)?) -> Bool {
+    guard let isolation else { return actorIdentity == nil }
+    return ObjectIdentifier(isolation) == actorIdentity && !isOrphaned
   }
 
   /// Whether the caller runs on the destination's executor, as the runtime

@@ -3,28 +3,33 @@
 
 internal import _MulticastAtomics
 
-/// Which isolation code belongs to, as a subscription records it and a
-/// destination is known by: an actor's identity, or ``noActor``.
+/// Which destination a subscription belongs to, as it records it: the
+/// identity of an actor's ``_Destination``, or ``noActor``.
 ///
-/// An identity, not a reference: recording it keeps no actor alive (an actor
-/// that subscribes itself as a target would never die), and comparing it
-/// touches no reference count.
+/// A destination's identity, not its actor's: an actor's address may be
+/// reused by a new actor once it dies, while the destination, which every
+/// event with subscriptions there holds as a lane, lives on and is never
+/// taken for the new actor's. Recording it keeps no actor alive, and
+/// comparing it touches no reference count.
 struct _IsolationKey: Hashable, Sendable {
-  /// The actor's identity, or `nil` for code isolated to no actor.
-  let actor: ObjectIdentifier?
+  /// The destination's identity, or `nil` for code isolated to no actor.
+  let destination: ObjectIdentifier?
 
-  /// The key of `actor`'s isolation, or ``noActor``.
-  init(_ actor: (any Actor)?) {
-    self.actor = actor.map { ObjectIdentifier($0) }
+  /// The key of `destination`, which belongs to an actor.
+  init(destination: _Destination) {
+    self.destination = ObjectIdentifier(destination)
   }
 
-  /// The key of an object that is no actor: one that no isolation has.
+  /// The key of an object that is no destination: one that no subscription
+  /// has.
   init(unmatched object: AnyObject) {
-    actor = ObjectIdentifier(object)
+    destination = ObjectIdentifier(object)
   }
+
+  private init() { destination = nil }
 
   /// The isolation of code isolated to no actor.
-  static let noActor = _IsolationKey(nil)
+  static let noActor = _IsolationKey()
 }
 
 /// Where code runs, as the concurrency runtime tells it: the identity of a

@@ -98,7 +98,12 @@ extension _EventCore {
   /// the event lost its last live subscription (targets that died).
   func settle(_ lane: _Destination) {
     // The caller runs on the lane's isolation, whose targets it may load.
-    let liveObject = change(from: lane.actor) { state, _ in
+    let liveObject = change(from: lane.actor) { state, garbage -> AnyObject? in
+      // A lane whose actor is gone goes with its subscriptions.
+      if lane.isOrphaned {
+        dropOrphanedLanes(&state, &garbage)
+        return nil
+      }
       let liveObject = state.firstLiveObject { $0.isolation == lane.key }
       if liveObject == nil { lanes.removeAll { $0 === lane } }
       return liveObject

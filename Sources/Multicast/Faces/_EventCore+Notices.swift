@@ -46,7 +46,7 @@ extension _EventCore {
   private func recordOccupancy(
     of state: borrowing _HandleRegistry<_Subscriber>.State, from isolation: (any Actor)?
   ) -> (_OccupancyNotices.Outcome, AnyObject?) {
-    let here = _IsolationKey(isolation)
+    let here = lanes.first { $0.serves(isolation) }?.key ?? noLane
     let core = ObjectIdentifier(self)
     let isOccupied = state.hasRegistration { object, subscriber in
       object == core || (subscriber.isolation != .noActor && subscriber.isolation != here)

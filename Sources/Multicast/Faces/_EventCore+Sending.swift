@@ -93,9 +93,8 @@ extension _EventCore: _DeliverySource {
   /// send alone can do while it delivers; the send takes a reference of its
   /// own before it settles the lane or delivers the others' work. (The main
   /// actor's destination is never freed anyway.) The lane of another actor
-  /// is retained here: that actor may be dead and its address reused by the
-  /// actor that sends, so that the lane counts as current, and then any
-  /// thread that drops the work queued for the dead actor settles it.
+  /// is retained here: a registration on another thread drops the lanes of
+  /// dead actors, and the send holds its lane whatever happens to it.
   @inline(__always)
   private func claimSoleLane(
     from isolation: (any Actor)?

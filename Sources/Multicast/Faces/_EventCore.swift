@@ -142,8 +142,6 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
     registered: (_Registration, _ lane: Int) -> Void
   ) -> _Registration {
-    let key = _IsolationKey(isolation)
-    let subscriber = _Subscriber(isolation: key, handler: handler)
     // The destination of an actor is looked up only when the event has no
     // lane for it yet, and outside the critical section: the lookup takes
     // the registry's lock, which is never taken inside the storage's.
@@ -151,21 +149,18 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     while true {
       let registered = storage.mutate {
         state, garbage -> (_Registration, _OccupancyNotices.Outcome)? in
+        // A new actor may have a dead one's identity: the dead one's lane
+        // goes first, with its subscriptions, and is never this actor's.
+        dropOrphanedLanes(&state, &garbage)
         let laneIndex: Int
-        switch lanes.firstIndex(where: { $0.key == key }) {
-        case let index? where !lanes[index].isOrphaned:
+        if let index = lanes.firstIndex(where: { $0.serves(isolation) }) {
           laneIndex = index
-        case let index?:
-          // The lane of a dead actor whose identity this one now has (only
-          // an actor's lane can be orphaned).
-          guard let lane else { return nil }
-          lanes[index] = lane
-          laneIndex = index
-        case nil:
+        } else {
           if isolation != nil && lane == nil { return nil }
           lanes.append(lane ?? _Destination(actor: nil))
           laneIndex = lanes.count - 1
         }
+        let subscriber = _Subscriber(isolation: lanes[laneIndex].key, handler: handler)
         let registration = state.append(object, payload: subscriber, &garbage)
         registered(registration, laneIndex)
         return (registration, notices.record(isOccupied: true))
@@ -176,6 +171,27 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
       }
       lane = _Destination.of(isolation)
     }
+  }
+
+  /// Ends the subscriptions of every lane whose actor is gone, and drops
+  /// those lanes.
+  ///
+  /// A subscription made on an actor ends with it. Call it in a critical
+  /// section of the storage.
+  ///
+  /// - Complexity: O(l) for l lanes, plus O(n) for n registrations when a
+  ///   lane is dropped.
+  func dropOrphanedLanes(
+    _ state: inout _HandleRegistry<_Subscriber>.State,
+    _ garbage: inout _HandleRegistry<_Subscriber>.Garbage
+  ) {
+    var orphaned: [_IsolationKey] = []
+    for lane in lanes where lane.isOrphaned { orphaned.append(lane.key) }
+    guard !orphaned.isEmpty else { return }
+    state.removeAll(&garbage, replacingPayloadsWith: _Subscriber.ended) { _, subscriber in
+      orphaned.contains(subscriber.isolation)
+    }
+    lanes.removeAll { orphaned.contains($0.key) }
   }
 
   /// Ends `registration`, if it has not ended.

@@ -84,9 +84,24 @@ extension _ObserverStorage.State where Index == _Unindexed {
     replacingPayloadsWith placeholder: Payload? = nil
   ) -> Int {
     let key = ObjectIdentifier(object)
+    return removeAll(&garbage, replacingPayloadsWith: placeholder) { entryKey, _ in entryKey == key
+    }
+  }
+
+  /// Removes every registration that `predicate` picks, given its object's
+  /// identity and its payload.
+  ///
+  /// - Returns: How many were removed.
+  /// - Complexity: O(n), where n is the number of registrations.
+  @discardableResult
+  mutating func removeAll(
+    _ garbage: inout _ObserverStorage.Garbage, replacingPayloadsWith placeholder: Payload?,
+    where predicate: (ObjectIdentifier, Payload) -> Bool
+  ) -> Int {
     var removed = 0
-    for position in 0..<buffer.count
-    where buffer.entry(at: position).pointee.key == key && !buffer.stamp(at: position).isRemoved {
+    for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
+      guard predicate(buffer.entry(at: position).pointee.key, buffer.payload(at: position).pointee)
+      else { continue }
       markRemoved(at: position)
       if let placeholder { releasePayload(at: position, replacingWith: placeholder, &garbage) }
       removed += 1

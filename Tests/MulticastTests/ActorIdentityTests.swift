@@ -1,0 +1,148 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+import Testing
+
+@testable import Multicast
+
+/// The subjects an actor subscribes to in these tests.
+struct Subjects: Sendable {
+  let sender = EventSender<Int>()
+  let value = ObservableValue(0)
+}
+
+/// Something a handler captures, so that a test can tell when the handler
+/// is released.
+final class Token: Sendable {}
+
+/// An object a subscription is bound to; it is no actor.
+final class Bound: Sendable {}
+
+/// Every way to subscribe from an actor.
+enum SubscribeForm: CaseIterable, CustomTestStringConvertible, Sendable {
+  case closure, forever, target, once, value, derived
+
+  var testDescription: String {
+    switch self {
+    case .closure: "observe"
+    case .forever: "observeForever"
+    case .target: "observe(target)"
+    case .once: "observeOnce"
+    case .value: "observeValue"
+    case .derived: "map, then observe"
+    }
+  }
+}
+
+/// An actor that subscribes with handlers that do not capture it, so that
+/// its subscriptions may outlive it.
+actor Host {
+  let name: String
+
+  init(_ name: String) { self.name = name }
+
+  /// Subscribes in `form` from this actor, with a handler that captures
+  /// `token`.
+  ///
+  /// The handler records the actor's name and each value. Returns what
+  /// keeps the subscription.
+  func subscribe(
+    _ form: SubscribeForm, to subjects: Subjects, log: Locked<[String]>, capturing token: Token
+  ) -> [any AnyObject & Sendable] {
+    let name = name
+    let record: @Sendable (Int) -> Void = { value in
+      withExtendedLifetime(token) { log.withLock { $0.append("\(name) \(value)") } }
+    }
+    switch form {
+    case .closure:
+      return [subjects.sender.event.observe { record($0) }]
+    case .forever:
+      subjects.sender.event.observeForever { record($0) }
+      return []
+    case .target:
+      let target = Bound()
+      subjects.sender.event.observe(target) { _, value in record(value) }
+      return [target]
+    case .once:
+      return [subjects.sender.event.observeOnce { record($0) }]
+    case .value:
+      return [subjects.value.observeValue { record($0) }]
+    case .derived:
+      return [subjects.sender.event.map { $0 }.observe { record($0) }]
+    }
+  }
+
+  /// Sends `value` on both subjects from this actor.
+  func send(_ value: Int, to subjects: Subjects) {
+    subjects.sender.send(value)
+    subjects.value.set(value)
+  }
+
+  /// Returns once what was queued for this actor has arrived.
+  func flush() async {
+    await waitForDeliveries()
+  }
+}
+
+@Suite("Actor identity")
+struct ActorIdentityTests {
+  /// Releases `dead`, then makes actors until one has its address; returns
+  /// it, or `nil` if the allocator never reused the address.
+  func hostAtDeadAddress(_ dead: inout Host?) -> Host? {
+    let address = ObjectIdentifier(dead!)
+    dead = nil
+    var others: [Host] = []
+    for _ in 0..<10_000 {
+      let candidate = Host("live")
+      if ObjectIdentifier(candidate) == address { return candidate }
+      others.append(candidate)
+    }
+    return nil
+  }
+
+  @Test(
+    "A dead actor's subscriptions never run on the actor born at its address, and end",
+    arguments: SubscribeForm.allCases)
+  func deadActorsSubscriptionsEnd(form: SubscribeForm) async throws {
+    var reused = 0
+    for _ in 0..<40 where reused < 20 {
+      let subjects = Subjects()
+      let log = Locked<[String]>([])
+      var dead: Host? = Host("dead")
+      var token: Token? = Token()
+      weak let deadToken = token
+      let kept = await dead!.subscribe(form, to: subjects, log: log, capturing: token!)
+      token = nil
+      weak let deadHost = dead
+      // Rounds where the allocator gave the address to something else are
+      // skipped; most are not.
+      guard let live = hostAtDeadAddress(&dead) else { continue }
+      reused += 1
+      try #require(deadHost == nil, "the dead actor is still alive")
+      log.withLock { $0.removeAll() }
+
+      // The actor at the dead one's address sends: the dead one's handlers
+      // are not called, and are released.
+      await live.send(1, to: subjects)
+      #expect(log.withLock { $0 } == [])
+      #expect(deadToken == nil, "a dead actor's handler is still held")
+
+      // It subscribes, then sends: it alone hears.
+      let liveKept = await live.subscribe(form, to: subjects, log: log, capturing: Token())
+      await live.send(2, to: subjects)
+      // From a task on no actor, the value is queued for the live actor.
+      await Task.detached { subjects.sender.send(3) }.value
+      await Task.detached { subjects.value.set(3) }.value
+      await live.flush()
+      let heard = log.withLock { $0 }
+      #expect(!heard.contains { $0.hasPrefix("dead") }, "\(heard)")
+      switch form {
+      case .once: #expect(heard == ["live 2"])
+      case .value: #expect(heard == ["live 1", "live 2", "live 3"])
+      default: #expect(heard == ["live 2", "live 3"])
+      }
+      withExtendedLifetime((kept, liveKept, live)) {}
+    }
+    #expect(reused >= 10, "the allocator reused a dead actor's address in \(reused) of 40 rounds")
+  }
+}
