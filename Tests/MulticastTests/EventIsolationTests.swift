@@ -270,7 +270,7 @@ struct EventIsolationTests {
   }
 
   @Test(
-    "An actor target released while its executor is busy: the values on their way to it reach it in order, and then it is released"
+    "An actor target released while its executor is busy hears none of the values on their way to it, and is released"
   )
   func actorTargetReleasedWhileBusy() async {
     let sender = EventSender<Int>()
@@ -288,12 +288,10 @@ struct EventIsolationTests {
     gate.open()
     await busy.value
     await waitForDeliveries()
-    let values = heard.withLock { $0 }
-    // A delivery on its way to an actor holds it until it runs: running on
-    // an actor needs a reference to it. What arrives is in order, with
-    // nothing twice.
-    #expect(values == Array(0..<values.count))
-    #expect(watched == nil, "values delivered to an actor kept it alive afterwards")
+    // The drain on its way to the actor holds it until it runs there, and
+    // then finds that no one else does: released means not called again.
+    #expect(heard.withLock { $0 } == [])
+    #expect(watched == nil, "values on their way to an actor kept it alive afterwards")
   }
 
   @Test(
@@ -439,6 +437,9 @@ struct EventIsolationTests {
     #expect(changes == (0...100).map { Change(old: $0, new: $0 + 1) })
     weak let watched = gauge
     gauge = nil
+    // A drain task on its way to the actor may hold it until it gets there;
+    // then it finds its reference the last, and lets it go.
+    await waitForDeliveries()
     #expect(watched == nil, "a value kept its observing actor alive")
   }
 

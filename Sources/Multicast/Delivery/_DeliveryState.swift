@@ -179,6 +179,22 @@ struct _DeliveryState {
     return true
   }
 
+  /// A drain stops before the rest of its batch, `rest`, which goes back to
+  /// the front of the queue, and gives the actor back.
+  ///
+  /// - Returns: Whether the caller must schedule a drain for what is left.
+  mutating func pause(returning rest: [_DeliveryJob]) -> Bool {
+    if !rest.isEmpty {
+      if head > 0 {
+        head -= 1
+        chunks[head] = rest
+      } else {
+        chunks.insert(rest, at: 0)
+      }
+    }
+    return pause()
+  }
+
   /// The destination's actor is gone: everything waiting is taken, to be
   /// dropped, and nothing is scheduled any more.
   mutating func abandon(taking batch: inout [_DeliveryJob]) {

@@ -65,6 +65,50 @@ extension _Destination {
     } while !finishIfAlone() && withLockedState({ $0.next(&batch) })
   }
 
+  /// Delivers what waits on `actor`, an actor other than the main actor,
+  /// as ``drain(on:)`` does, while no one lets the actor go.
+  ///
+  /// Running on an actor needs a reference to it, which the drain task
+  /// holds; so the actor's own weak references cannot tell when its last
+  /// owner lets it go. Its strong reference count can: `references` is the
+  /// count the task saw before it hopped here, and before each job the drain
+  /// stops, the rest of its work put back, if the count fell below it. The
+  /// task then lets the actor go before it schedules the next drain, which
+  /// finds the actor gone if that was its last owner, and drops what waits.
+  ///
+  /// - Returns: Whether the caller must schedule a drain for what is left,
+  ///   after letting the actor go.
+  private func drain(on actor: isolated any Actor, heldBy references: UInt) -> Bool {
+    var batch: [_DeliveryJob] = []
+    guard withLockedState({ $0.startDrain(taking: &batch) }) else { return false }
+    let deadline = _multicast_monotonic_nanoseconds() + Self.drainBudget
+    repeat {
+      for index in batch.indices {
+        if Self.strongReferences(to: actor) < references {
+          return withLockedState { $0.pause(returning: Array(batch[index...])) }
+        }
+        let job = batch[index]
+        job.source.deliver(job, at: self)
+        job.finish()
+      }
+      batch.removeAll()
+      if _multicast_monotonic_nanoseconds() >= deadline {
+        return withLockedState { $0.pause() }
+      }
+    } while !finishIfAlone() && withLockedState({ $0.next(&batch) })
+    return false
+  }
+
+  /// The number of strong references to `actor`, counting the caller's.
+  ///
+  /// Compared only with another count made by the same code (the drain task
+  /// and the drain both call it with the actor they hold, borrowed), so that
+  /// whatever references a build's calling conventions add cancel out.
+  @inline(never)
+  private static func strongReferences(to actor: any Actor) -> UInt {
+    _getRetainCount(actor)
+  }
+
   /// Schedules a task that drains the queue on the destination's actor; drops
   /// what waits if the actor is gone.
   func scheduleDrain() {
@@ -89,12 +133,17 @@ extension _Destination {
       // queue keeps no actor alive longer than its own hop to it. (It holds
       // the destination, and so the work queued there.)
       Task { [weak actor] in
-        guard let actor else {
-          self.scheduleDrain()  // drops what waits
-          return
+        let isPaused: Bool
+        do {
+          guard let actor else {
+            self.scheduleDrain()  // drops what waits
+            return
+          }
+          guard self.withLockedState({ !$0.cancelDrainIfIdle() }) else { return }
+          isPaused = await self.drain(on: actor, heldBy: Self.strongReferences(to: actor))
         }
-        guard self.withLockedState({ !$0.cancelDrainIfIdle() }) else { return }
-        await self.drain(on: actor)
+        // The actor is let go first (the scope above has ended).
+        if isPaused { self.scheduleDrain() }
       }
     }
   }

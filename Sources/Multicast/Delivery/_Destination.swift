@@ -216,9 +216,10 @@ final class _Destination: @unchecked Sendable {
     if withLockedState({ $0.claim(taking: &batch) }) { deliverQueued(&batch) }
   }
 
-  /// Whether nothing waits and no one delivers.
+  /// Whether nothing waits, no one delivers, and no drain task is on its
+  /// way: one holds its actor until it has run there.
   var isIdle: Bool {
-    withLockedState { $0.isEmpty && !$0.isDelivering }
+    withLockedState { $0.isEmpty && !$0.isDelivering && !$0.isScheduled }
   }
 
   /// The amount of work waiting, for tests.

@@ -132,7 +132,7 @@ extension _ObserverStorage.State {
       guard position < buffer.count else { continue }
       let stamp = buffer.stamp(at: position)
       if stamp.sequence == sequence && !stamp.isRemoved {
-        markRemoved(at: position)
+        flagRemoved(at: position)
         flagged = true
       }
     }
@@ -194,6 +194,7 @@ extension _ObserverStorage.State {
   /// any made after it, as a view's that appears and goes, costs no
   /// compaction.
   mutating func removeLast(_ garbage: inout _ObserverStorage.Garbage) {
+    removals &+= 1
     buffer.unfile(at: buffer.count - 1)
     Self.drop(buffer.count - 1, of: buffer, &garbage)
     buffer.count -= 1

@@ -46,6 +46,13 @@ extension _ObserverStorage.State {
   /// Broadcasts under way see the flag and skip the entry. Call
   /// ``compactIfSparse(_:)`` once the mutation's removals are done.
   mutating func markRemoved(at position: Int) {
+    removals &+= 1
+    flagRemoved(at: position)
+  }
+
+  /// Flags the entry at `position` removed, as ``markRemoved(at:)`` does,
+  /// without counting a removal: a sweep's, of a registration already dead.
+  mutating func flagRemoved(at position: Int) {
     let stamp = buffer.stamp(at: position)
     precondition(!stamp.isRemoved, "removing a removed entry")
     buffer.setStamp(stamp.adding(_EntryStamp.removedFlag), at: position)

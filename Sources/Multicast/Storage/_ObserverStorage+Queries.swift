@@ -7,26 +7,68 @@
 // removed before their turn) would be wrong here: it mixes two moments. A
 // count that began before another thread added one observer and removed
 // another could skip both, and answer a number that the registrations never
-// had. So each query looks at the registrations with the lock held from its
-// first entry to its last: no registration or removal can happen in between,
-// and the answer is the one the registrations gave at that instant.
+// had.
 //
 // Telling a live entry from a dead one means loading its weak reference,
-// which returns a strong one (except for the owner's own entries, which have
-// none and are alive: see `setOwner`). The query keeps those until it has unlocked:
-// if another thread dropped its own reference meanwhile, releasing ours would
-// run the observer's deinitializer, which may call back into this storage.
-// An observer that dies while a query looks may or may not be counted: a
-// death only takes observers away, so either answer is one the registrations
-// gave at some instant during the call.
+// which returns a strong one. Under the lock, a query would have to keep
+// what it loaded until it unlocked (releasing the last reference there
+// could run a deinitializer that calls back into the storage), and so keep
+// alive, that long, an observer released meanwhile on another thread, which
+// a broadcast could then call. So a query walks as a broadcast does, without
+// the lock, letting each object go at once, between two reads of the
+// registrations' change count. When the count is unchanged, no registration
+// or removal happened between them; deaths only take observers away, so the
+// number of live ones fell from at least the answer to at most it, and was
+// the answer at some instant during the call. After a few walks that other
+// threads' changes spoiled, the query holds the lock throughout instead.
 
 extension _ObserverStorage {
   /// The number of live registrations, at one instant.
   ///
-  /// - Complexity: O(n), where n is the number of registrations, with the lock
-  ///   held throughout. The references it keeps until unlocking take scratch
-  ///   space on the stack, or on the heap for a large registry.
+  /// - Complexity: O(n), where n is the number of registrations.
   var liveCount: Int {
+    if let count = countLive(upTo: .max) { return count }
+    return lockedLiveCount
+  }
+
+  /// Whether there is no live registration, at one instant.
+  ///
+  /// - Complexity: O(1) when the first registration is alive; O(n) when dead
+  ///   ones come first.
+  var isEmpty: Bool {
+    if let count = countLive(upTo: 1) { return count == 0 }
+    // The reference is released here, after `withLock` has unlocked.
+    let liveObject = lock.withLock { state.pointee.firstLiveObject() }
+    return liveObject == nil
+  }
+
+  /// The number of live registrations, or `limit` if there are at least as
+  /// many, counted at one instant without the lock, or `nil` if other
+  /// threads' changes kept spoiling the walk.
+  private func countLive(upTo limit: Int) -> Int? {
+    // Written once, before the storage is shared.
+    let ownerKey = state.pointee.ownerKey
+    for _ in 0..<3 {
+      let (changes, start) = withLockedState(changing: false) { state in
+        (state.changes, state.beginBroadcast())
+      }
+      var count = 0
+      forEachRegistered(from: start) { entry, _ in
+        // An owner's registration holds no weak reference: it is alive.
+        if entry.pointee.key == ownerKey || entry.pointee.object != nil { count += 1 }
+        return count < limit
+      }
+      if withLockedState(changing: false, { $0.changes }) == changes { return count }
+    }
+    return nil
+  }
+
+  /// ``liveCount`` with the lock held throughout: what a count falls back
+  /// to under a stream of changes.
+  ///
+  /// The references it loads are kept until it unlocks, on the stack, or
+  /// on the heap for a large registry.
+  private var lockedLiveCount: Int {
     lock.lock()
     let buffer = state.pointee.buffer
     return withUnsafeTemporaryAllocation(of: AnyObject.self, capacity: buffer.count) { loaded in
@@ -46,14 +88,29 @@ extension _ObserverStorage {
     }
   }
 
-  /// Whether there is no live registration, at one instant.
+  /// Calls `body` with each entry from `start` on that is not removed, in
+  /// registration order, following entries that changes move, with no lock
+  /// held, until `body` returns `false`; then ends the broadcast.
   ///
-  /// - Complexity: O(1) when the first registration is alive; O(n) with the
-  ///   lock held when dead ones come first.
-  var isEmpty: Bool {
-    // The reference is released here, after `withLock` has unlocked.
-    let liveObject = lock.withLock { state.pointee.firstLiveObject() }
-    return liveObject == nil
+  /// What sweeps and queries walk with: `body` gets the entry and its
+  /// stamp, and loads the weak reference itself, if it needs to.
+  func forEachRegistered(
+    from start: _BroadcastCursor<Payload, Index>,
+    _ body: (UnsafeMutablePointer<_ObserverEntry>, _EntryStamp) -> Bool
+  ) {
+    var cursor = start
+    defer { endBroadcast(cursor) }
+    while cursor.position < cursor.endPosition {
+      let stamp = cursor.buffer.stamp(at: cursor.position)
+      if stamp.isCurrent {
+        if !body(cursor.entries + cursor.position, stamp) { return }
+      } else if !stamp.isRemoved {
+        // Moved: go on in the buffer that replaced this one.
+        relocate(&cursor, to: stamp.sequence)
+        continue
+      }
+      cursor.position += 1
+    }
   }
 }
 

@@ -29,6 +29,10 @@ extension _ObserverStorage {
     /// The sequence number of the next registration.
     @usableFromInline
     var nextSequence: UInt64 = 0
+    /// The number of registrations removed, by their owners or by a
+    /// removal of all; a sweep's, of registrations already dead, do not
+    /// count.
+    var removals: UInt64 = 0
     /// The number of entries in `buffer` flagged removed.
     var tombstones = 0
     /// How many entries were alive at the last sweep.
@@ -59,6 +63,11 @@ extension _ObserverStorage {
     /// and let each go, and before it takes the lock.
     var betweenSweepPhases: (() -> Void)? = nil
     #endif
+
+    /// A number that every registration and every removal changes, and
+    /// nothing else does: a query that reads it twice, unchanged, saw one
+    /// set of registrations between.
+    var changes: UInt64 { nextSequence &+ removals }
 
     init(buffer: Buffer, readers: _ReaderSlots) {
       self.buffer = buffer

@@ -23,30 +23,21 @@ extension _ObserverStorage {
   /// - Returns: Whether it removed any registration.
   @discardableResult
   func sweep() -> Bool {
-    var cursor = beginBroadcast()
-    let end = cursor.end
+    let start = beginBroadcast()
+    let end = start.end
     // Written once, before the storage is shared.
     let ownerKey = state.pointee.ownerKey
     var dead: [UInt64] = []
     var alive = 0
-    while cursor.position < cursor.endPosition {
-      let stamp = cursor.buffer.stamp(at: cursor.position)
-      if stamp.isCurrent {
-        let entry = cursor.entries + cursor.position
-        // An owner's registration holds no weak reference: it is alive.
-        if entry.pointee.key == ownerKey || entry.pointee.object != nil {
-          alive += 1
-        } else {
-          dead.append(stamp.sequence)
-        }
-      } else if !stamp.isRemoved {
-        // Moved: go on in the buffer that replaced this one.
-        relocate(&cursor, to: stamp.sequence)
-        continue
+    forEachRegistered(from: start) { entry, stamp in
+      // An owner's registration holds no weak reference: it is alive.
+      if entry.pointee.key == ownerKey || entry.pointee.object != nil {
+        alive += 1
+      } else {
+        dead.append(stamp.sequence)
       }
-      cursor.position += 1
+      return true
     }
-    endBroadcast(cursor)
     #if DEBUG
     state.pointee.betweenSweepPhases?()
     #endif

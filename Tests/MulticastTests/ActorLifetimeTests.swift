@@ -1,6 +1,7 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+import Foundation
 import Testing
 
 @testable import Multicast
@@ -144,5 +145,84 @@ struct ActorIdentityTests {
       withExtendedLifetime((kept, liveKept, live)) {}
     }
     #expect(reused >= 10, "the allocator reused a dead actor's address in \(reused) of 40 rounds")
+  }
+}
+
+/// An actor target whose one owner is a box, which it empties when it hears
+/// its first value: its owner lets it go while values wait for it.
+actor Releasing {
+  let owner: Locked<Releasing?>
+  let heard: Locked<[String]>
+  let gate: BlockingGate
+  let died: AsyncStream<Void>.Continuation
+  private var isReleased = false
+
+  init(
+    owner: Locked<Releasing?>, heard: Locked<[String]>, gate: BlockingGate,
+    died: AsyncStream<Void>.Continuation
+  ) {
+    (self.owner, self.heard, self.gate, self.died) = (owner, heard, gate, died)
+  }
+
+  deinit { died.yield() }
+
+  func listen(to subjects: Subjects, value: Bool) {
+    if value {
+      subjects.value.observe(actor: self) { target, _, new in target.hear(new) }
+    } else {
+      subjects.sender.event.observe(actor: self) { target, value in target.hear(value) }
+    }
+  }
+
+  /// Records `value`; the first time, waits at the gate, then lets the
+  /// owner go.
+  private func hear(_ value: Int) {
+    guard !isReleased else {
+      heard.withLock { $0.append("after release \(value)") }
+      return
+    }
+    heard.withLock { $0.append("first \(value)") }
+    gate.wait()
+    isReleased = true
+    owner.withLock { $0 = nil }
+  }
+}
+
+@Suite("Actor targets")
+struct ActorTargetTests {
+  @Test(
+    "An actor target released while values wait for it is not called again, and dies",
+    .serialized, .timeLimit(.minutes(1)), arguments: [false, true])
+  func releasedTargetIsNotCalled(value: Bool) async {
+    for _ in 0..<20 {
+      let subjects = Subjects()
+      let heard = Locked<[String]>([])
+      let gate = BlockingGate()
+      let owner = Locked<Releasing?>(nil)
+      let (died, dying) = AsyncStream<Void>.makeStream()
+      owner.withLock {
+        $0 = Releasing(owner: owner, heard: heard, gate: gate, died: dying)
+      }
+      await owner.withLock { $0 }!.listen(to: subjects, value: value)
+      let send: @Sendable (Int) -> Void = { v in
+        if value { subjects.value.set(v) } else { subjects.sender.send(v) }
+      }
+      // The first value reaches the actor, which waits at the gate while
+      // 99 more queue behind it; then it lets its owner go.
+      // (A thread of its own waits at the gate, not one of the pool's.)
+      send(1)
+      await withCheckedContinuation { done in
+        Thread {
+          gate.waitForWaiter()
+          for v in 2...100 { send(v) }
+          gate.open()
+          done.resume()
+        }.start()
+      }
+      var deaths = died.makeAsyncIterator()
+      _ = await deaths.next()
+      await waitForDeliveries()
+      #expect(heard.withLock { $0 } == ["first 1"])
+    }
   }
 }
