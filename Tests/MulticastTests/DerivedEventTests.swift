@@ -89,18 +89,65 @@ struct DerivedEventTests {
     withExtendedLifetime(subscription) {}
   }
 
-  @Test("A derived event replays nothing, to its first subscription as to the others")
-  func noReplay() {
+  @Test("A derived event of a replaying sender replays what its transform made of the latest value")
+  func replaysTransformedLatest() {
     let sender = EventSender<Int>(replaysLatest: true)
     sender.send(1)
     var heard: [String] = []
     let mapped = sender.event.map { $0 * 10 }
     let first = mapped.observe { heard.append("first \($0)") }
+    #expect(heard == ["first 10"])
     let second = mapped.observe { heard.append("second \($0)") }
-    #expect(heard.isEmpty)
+    #expect(heard == ["first 10", "second 10"])
     sender.send(2)
-    #expect(heard == ["first 20", "second 20"])
+    #expect(heard == ["first 10", "second 10", "first 20", "second 20"])
     withExtendedLifetime((first, second)) {}
+
+    // Subscribed again after its last subscription went, it replays the
+    // value sent meanwhile, not the one it had.
+    sender.send(3)
+    heard = []
+    let third = mapped.observe { heard.append("third \($0)") }
+    #expect(heard == ["third 30"])
+    withExtendedLifetime(third) {}
+
+    // A sender that does not replay: neither does the derived event.
+    let plain = EventSender<Int>()
+    plain.send(1)
+    heard = []
+    let fourth = plain.event.map { $0 }.observe { heard.append("fourth \($0)") }
+    #expect(heard == [])
+    withExtendedLifetime(fourth) {}
+  }
+
+  @Test("A filtered or compact-mapped event replays the latest value only if it passes")
+  func replaysOnlyWhatPasses() {
+    let sender = EventSender<Int>(replaysLatest: true)
+    let even = sender.event.filter { $0.isMultiple(of: 2) }
+    let halves = sender.event.compactMap { $0.isMultiple(of: 2) ? $0 / 2 : nil }
+    var heard: [String] = []
+    sender.send(1)
+    var kept = [
+      even.observe { heard.append("even \($0)") }, halves.observe { heard.append("half \($0)") },
+    ]
+    #expect(heard == [])
+    sender.send(4)
+    #expect(heard == ["even 4", "half 2"])
+    heard = []
+    kept += [
+      even.observe { heard.append("late even \($0)") },
+      halves.observe { heard.append("late half \($0)") },
+    ]
+    #expect(heard == ["late even 4", "late half 2"])
+    // The latest value no longer passes: a new subscription hears nothing.
+    sender.send(5)
+    heard = []
+    kept += [
+      even.observe { heard.append("later even \($0)") },
+      halves.observe { heard.append("later half \($0)") },
+    ]
+    #expect(heard == [])
+    withExtendedLifetime(kept) {}
   }
 
   @Test(

@@ -26,10 +26,15 @@ extension Event {
   /// under way, reaches the derived event's main-actor subscriptions before
   /// it returns.
   ///
+  /// A subscription hears every value sent here after ``observe(isolation:_:)``
+  /// (or any other way to subscribe) returns. When this event replays its
+  /// latest value (a sender made with ``EventSender/init(replaysLatest:)``),
+  /// so does the derived one: a new subscription hears first what
+  /// `transform` made of it.
+  ///
   /// `transform` runs once per value, whatever the number of subscriptions,
   /// on the thread that delivers the value, so it must be `Sendable`; keep it
-  /// quick and free of side effects. A derived event does not replay
-  /// values, even of a sender made with ``EventSender/init(replaysLatest:)``.
+  /// quick and free of side effects.
   ///
   /// - Parameter transform: What to send for each value.
   /// - Returns: The derived event.
@@ -46,7 +51,9 @@ extension Event {
   /// An event that sends the values of this one that `isIncluded` accepts.
   ///
   /// The derived event subscribes to this one only while it has
-  /// subscriptions, and keeps every delivery rule, as with ``map(_:)``.
+  /// subscriptions, and keeps every delivery rule, as with ``map(_:)``. It
+  /// replays the latest value when this event does, if `isIncluded`
+  /// accepts it.
   ///
   /// - Parameter isIncluded: Whether to send a value; runs once per value.
   /// - Returns: The derived event.
@@ -56,7 +63,11 @@ extension Event {
     Event(
       core: core.derive { value, derived in
         let value = _EventCore<Value>.value(at: value)
-        if isIncluded(value) { derived.send(value, from: nil) }
+        if isIncluded(value) {
+          derived.send(value, from: nil)
+        } else {
+          derived.forgetLatest()
+        }
       })
   }
 
@@ -64,7 +75,9 @@ extension Event {
   /// makes of it, when that is not `nil`.
   ///
   /// The derived event subscribes to this one only while it has
-  /// subscriptions, and keeps every delivery rule, as with ``map(_:)``.
+  /// subscriptions, and keeps every delivery rule, as with ``map(_:)``. It
+  /// replays the latest value when this event does, if `transform` makes
+  /// something of it.
   ///
   /// - Parameter transform: What to send for each value, or `nil` to send
   ///   nothing; runs once per value.
@@ -78,6 +91,8 @@ extension Event {
       core: core.derive { value, derived in
         if let output = transform(_EventCore<Value>.value(at: value)) {
           derived.send(output, from: nil)
+        } else {
+          derived.forgetLatest()
         }
       })
   }

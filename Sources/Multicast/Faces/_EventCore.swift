@@ -93,10 +93,15 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// sends and the one that makes a registration.
   @exclusivity(unchecked) var latest: Value? = nil
 
+  /// The subscription upstream of a derived event, which its registrations
+  /// connect; `nil` for every other event.
+  let upstream: _UpstreamLink?
+
   init(
     owner: (any Actor)?, onFirstObserver: (() -> Void)?, onLastObserverGone: (() -> Void)?,
-    replaysLatest: Bool = false, pairOffset: Int = 0
+    replaysLatest: Bool = false, pairOffset: Int = 0, upstream: _UpstreamLink? = nil
   ) {
+    self.upstream = upstream
     ownerDestination = owner.map { _Destination.of($0) }
     self.onFirstObserver = onFirstObserver
     self.onLastObserverGone = onLastObserverGone
@@ -167,6 +172,9 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
       }
       if let (registration, outcome) = registered {
         notifyOwner(outcome, from: isolation)
+        // A derived event is connected upstream before its subscription is
+        // returned: it hears every value sent after.
+        upstream?.connect()
         return registration
       }
       lane = _Destination.of(isolation)
