@@ -1,7 +1,7 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// The library, top-down, in three layers, each in its own folder:
+// The library, bottom-up, in three layers, each in its own folder:
 //
 // Storage/: the registrations, in order, behind every face.
 //  1. This file: what the storage is, and the one way to change its state
@@ -22,28 +22,29 @@
 //     operations.
 //  8. _ObserverStorage+Invariants, +Testing; _Lock; _ObserverLayout.
 //
-// Delivery/: where handlers run, and the queues of work bound for other
-// actors.
+// Delivery/: everything that decides where and when a handler runs.
 //  9. _Isolation: where code runs, as the concurrency runtime tells it, and
-//     the key of an isolation.
+//     the key a subscription records: its destination's identity.
 // 10. _DeliveryJob, _DeliveryState: one piece of queued work, and the state
 //     machine of a queue, whose transitions return what to do after
 //     unlocking (two of them also made without the lock, on atomic flags).
 // 11. _Destination (+Delivering, +Registry): one serial queue per actor,
 //     shared by every subject and face, delivered by a caller there or
 //     drained on its actor; Deliveries: the public wait.
-//
-// Faces/: the public types.
-// 12. MulticastDelegate (+Registration, +Broadcast, +Async, +Actors,
-//     _QueuedBroadcasts): the protocol face on a keyed registry.
+// 12. _Handler: a subscription's handler, erased to one of four shapes.
 // 13. _EventCore (+Sending, +Delivering, +Current, +Once, +Notices,
-//     +Derived): the closure faces' registry, its lanes (one destination per
+//     +Derived): the closure faces' engine, its lanes (one destination per
 //     isolation with subscriptions), a send's common case and general one,
 //     the delivery of queued work, a first value (current or replayed)
 //     queued for one new subscription, subscriptions for one value, the
-//     owner's notices, and events derived from others; then EventSender,
-//     Event (+Once, +Values, +Derived), ObservableValue (+Current,
-//     +Observation), EventSubscription.
+//     owner's notices, and events derived from others.
+// 14. _QueuedBroadcasts: a protocol broadcast queued for another actor.
+//
+// Faces/: the public types and their thin extensions.
+// 15. MulticastDelegate (+Registration, +Broadcast, +Async, +Actors): the
+//     protocol face on a keyed registry; EventSender, Event (+Once, +Values,
+//     +Derived), ObservableValue (+Current, +Observation),
+//     EventSubscription: the closure faces on an _EventCore.
 
 /// The registry behind every face of the library: registrations in order, in
 /// a buffer guarded by a lock, with the rules for removing and compacting.
