@@ -154,11 +154,16 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     while true {
       let registered = storage.mutate {
         state, garbage -> (_Registration, _OccupancyNotices.Outcome)? in
-        // A new actor may have a dead one's identity: the dead one's lane
-        // goes first, with its subscriptions, and is never this actor's.
-        dropOrphanedLanes(&state, &garbage)
         let laneIndex: Int
-        if let index = lanes.firstIndex(where: { $0.serves(isolation) }) {
+        let identity = isolation.map { ObjectIdentifier($0) }
+        var index = lanes.firstIndex { $0.actorIdentity == identity }
+        if let found = index, lanes[found].isOrphaned {
+          // A new actor has a dead one's identity: the dead one's lane goes,
+          // with its subscriptions, and is never this actor's.
+          dropOrphanedLanes(&state, &garbage)
+          index = nil
+        }
+        if let index {
           laneIndex = index
         } else {
           if isolation != nil && lane == nil { return nil }
