@@ -72,35 +72,30 @@ final class _ValueObservation: @unchecked Sendable {
     registrar.deallocate()
   }
 
-  /// Records a read of `subject.value` for the tracking under way, if any.
-  @inlinable
-  func access<Value>(_ subject: ObservableValue<Value>) {
-    #if canImport(Observation)
-    if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
-      registrar.assumingMemoryBound(to: ObservationRegistrar.self).pointee
-        .access(subject, keyPath: keyPath(of: subject))
-    }
-    #endif
+  /// What the registrar is told of `value`.
+  @usableFromInline
+  enum Event {
+    /// A read, for the tracking under way, if any.
+    case access
+    /// An assignment about to be made.
+    case willSet
+    /// An assignment made.
+    case didSet
   }
 
-  /// Tells the readers that `subject.value` is about to change.
+  /// Tells the registrar of `event` on `subject.value`, where the platform
+  /// has Observation.
   @inlinable
-  func willSet<Value>(_ subject: ObservableValue<Value>) {
+  func tell<Value>(_ event: Event, _ subject: ObservableValue<Value>) {
     #if canImport(Observation)
     if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
-      registrar.assumingMemoryBound(to: ObservationRegistrar.self).pointee
-        .willSet(subject, keyPath: keyPath(of: subject))
-    }
-    #endif
-  }
-
-  /// Tells the readers that `subject.value` changed.
-  @inlinable
-  func didSet<Value>(_ subject: ObservableValue<Value>) {
-    #if canImport(Observation)
-    if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
-      registrar.assumingMemoryBound(to: ObservationRegistrar.self).pointee
-        .didSet(subject, keyPath: keyPath(of: subject))
+      let registrar = registrar.assumingMemoryBound(to: ObservationRegistrar.self)
+      let keyPath = keyPath(of: subject)
+      switch event {
+      case .access: registrar.pointee.access(subject, keyPath: keyPath)
+      case .willSet: registrar.pointee.willSet(subject, keyPath: keyPath)
+      case .didSet: registrar.pointee.didSet(subject, keyPath: keyPath)
+      }
     }
     #endif
   }

@@ -84,7 +84,7 @@ public final class ObservableValue<Value> {
       // so whether the read is recorded before or after it is made, a
       // change made by another thread in between is not told: the same
       // holds for an `@Observable` model's properties.
-      registrar?._withUnsafeGuaranteedRef { $0.access(self) }
+      registrar?._withUnsafeGuaranteedRef { $0.tell(.access, self) }
       return value
     }
     // A setter cannot know the actor it runs on: the runtime is asked.
@@ -131,8 +131,8 @@ public final class ObservableValue<Value> {
       return change
     }
     registrar?._withUnsafeGuaranteedRef {
-      $0.willSet(self)
-      $0.didSet(self)
+      $0.tell(.willSet, self)
+      $0.tell(.didSet, self)
     }
     core.deliver(&local, change)
   }
