@@ -17,12 +17,14 @@ extension _EventCore {
   ) -> Result {
     // With no one to tell, there is no transition to record.
     guard hasNotices else { return storage.mutate(body) }
-    let (result, outcome, undecided) = storage.mutateWithoutSweeping { state, garbage in
+    let (result, outcome, liveObject) = storage.mutateWithoutSweeping { state, garbage in
       let result = body(&state, &garbage)
-      let (outcome, undecided) = recordOccupancy(of: state, from: isolation)
-      return (result, outcome, undecided)
+      let (outcome, liveObject) = recordOccupancy(of: state, from: isolation)
+      return (result, outcome, liveObject)
     }
-    notifyOwner(undecided.map { decideOccupancy(since: $0) } ?? outcome, from: isolation)
+    // The live object that was found is released here, after unlocking.
+    withExtendedLifetime(liveObject) {}
+    notifyOwner(outcome, from: isolation)
     // A sweep that the change asked for may drop dead targets of other
     // actors, which counted as alive above: if it drops any, whether a live
     // registration is left is decided again.
@@ -30,53 +32,38 @@ extension _EventCore {
     return result
   }
 
-  /// Records, with the lock held, whether a live registration is left, when
-  /// that needs no weak reference loaded.
+  /// Records, with the lock held, whether a live registration is left.
   ///
-  /// A closure subscription's registration is held by the core itself, so
-  /// it lives while the core does. Another actor's targets count as alive:
-  /// the deliveries on that actor notice their deaths (see `settle`), and a
-  /// load here would keep one alive a moment longer, and might run its
-  /// deinitializer here. When only targets of this isolation, or of none,
-  /// are left, their objects must be loaded: that is left undecided, to
-  /// ``decideOccupancy(since:)``, which loads them without the lock.
+  /// It loads no target of another isolation: a load keeps its object alive
+  /// a moment longer, here, and might run its deinitializer here. A closure
+  /// subscription's registration is held by the core itself, so it lives
+  /// while the core does. Another actor's targets count as alive: the
+  /// deliveries on that actor notice their deaths (see `settle`). Targets of
+  /// this isolation, or of none, are loaded.
   ///
-  /// - Returns: The transition to tell; or, when undecided, the
-  ///   registrations' change count at this section.
+  /// - Returns: The transition to tell, and the live object found, if one
+  ///   was loaded: release it after unlocking.
   private func recordOccupancy(
     of state: borrowing _HandleRegistry<_Subscriber>.State, from isolation: (any Actor)?
-  ) -> (_OccupancyNotices.Outcome, undecided: UInt64?) {
+  ) -> (_OccupancyNotices.Outcome, AnyObject?) {
     let here = lanes.first { $0.serves(isolation) }?.key ?? noLane
     let core = ObjectIdentifier(self)
-    var hasAny = false
     let isOccupied = state.hasRegistration { object, subscriber in
-      hasAny = true
-      return object == core || (subscriber.isolation != .noActor && subscriber.isolation != here)
+      object == core || (subscriber.isolation != .noActor && subscriber.isolation != here)
     }
-    if isOccupied || !hasAny { return (notices.record(isOccupied: isOccupied), nil) }
-    return (.none, state.changes)
-  }
-
-  /// Decides whether a live registration is left by loading each target
-  /// without the lock, letting each go at once, and records it if no
-  /// registration or removal happened since the section that counted
-  /// `changes`; otherwise a later change decides.
-  private func decideOccupancy(since changes: UInt64) -> _OccupancyNotices.Outcome {
-    guard let isOccupied = storage.hasLiveRegistration(ifUnchangedSince: changes) else {
-      return .none
-    }
-    return storage.withLockedState(changing: false) { state in
-      state.changes == changes ? notices.record(isOccupied: isOccupied) : .none
-    }
+    if isOccupied { return (notices.record(isOccupied: true), nil) }
+    let liveObject = state.firstLiveObject()
+    return (notices.record(isOccupied: liveObject != nil), liveObject)
   }
 
   /// Decides again whether a live registration is left, after a sweep
   /// dropped registrations, and tells the owner of a transition.
   private func recordOccupancyAfterSweep(from isolation: (any Actor)?) {
-    let (outcome, undecided) = storage.withLockedState(changing: false) { state in
+    let (outcome, liveObject) = storage.withLockedState(changing: false) { state in
       recordOccupancy(of: state, from: isolation)
     }
-    notifyOwner(undecided.map { decideOccupancy(since: $0) } ?? outcome, from: isolation)
+    withExtendedLifetime(liveObject) {}
+    notifyOwner(outcome, from: isolation)
   }
 
   /// Tells the owner of the transitions recorded, on the owner's isolation,

@@ -63,26 +63,6 @@ extension _ObserverStorage {
     return nil
   }
 
-  /// Whether a registration is alive, loading each object without the lock
-  /// and letting it go at once; `nil` if a registration or removal happened
-  /// since the section that read `changes`.
-  ///
-  /// - Complexity: O(n), where n is the number of registrations.
-  func hasLiveRegistration(ifUnchangedSince changes: UInt64) -> Bool? {
-    let start = withLockedState(changing: false) { state in
-      state.changes == changes ? state.beginBroadcast() : nil
-    }
-    guard let start else { return nil }
-    // Written once, before the storage is shared.
-    let ownerKey = state.pointee.ownerKey
-    var isAlive = false
-    forEachRegistered(from: start) { entry, _ in
-      isAlive = entry.pointee.key == ownerKey || entry.pointee.object != nil
-      return !isAlive
-    }
-    return isAlive
-  }
-
   /// ``liveCount`` with the lock held throughout: what a count falls back
   /// to under a stream of changes.
   ///
