@@ -73,3 +73,71 @@ struct DerivedStressTests {
     #expect(lost.withLock { $0 } == 0, "values sent after observe returned were never heard")
   }
 }
+
+/// Runs `body` on a thread of its own, isolated to no actor; returns whether
+/// it finished within `seconds` (a deadlock leaves the thread behind).
+func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
+  let done = Signal()
+  Thread {
+    body()
+    done.raise()
+  }.start()
+  return done.wait(until: Date().addingTimeInterval(seconds))
+}
+
+/// A sender that one of its own notices reaches.
+final class SenderBox: @unchecked Sendable {
+  // @unchecked Sendable: `sender` is set once, before anything sends.
+  var sender: EventSender<Int>?
+}
+
+@Suite("Derived events and user code under the link")
+struct DerivedReentrancyTests {
+  @Test("A subscription for one value to a derived event of a replaying sender returns")
+  func onceOnDerivedOfReplayingSender() {
+    let heard = Locked<[Int]>([])
+    let returned = finishes(within: 10) {
+      let sender = EventSender<Int>(replaysLatest: true)
+      sender.send(1)
+      let once = sender.event.map { $0 + 1 }.observeOnce { v in heard.withLock { $0.append(v) } }
+      withExtendedLifetime(once) {}
+    }
+    #expect(returned, "subscribing deadlocked: the replayed value ended the subscription")
+    #expect(heard.withLock { $0 } == [2])
+  }
+
+  @Test("A subscription for one value to a derived event whose sender sends on its first observer")
+  func onceOnDerivedWithSendingNotice() {
+    let heard = Locked<[Int]>([])
+    let returned = finishes(within: 10) {
+      let box = SenderBox()
+      let sender = EventSender<Int>(onFirstObserver: { box.sender?.send(42) })
+      box.sender = sender
+      let once = sender.event.map { $0 }.observeOnce { v in heard.withLock { $0.append(v) } }
+      withExtendedLifetime((once, sender)) {}
+    }
+    #expect(returned, "subscribing deadlocked: the notice's value ended the subscription")
+    #expect(heard.withLock { $0 } == [42])
+  }
+
+  @Test("A derived event subscribed again replays the latest value, never one it had before")
+  func noStaleReplay() {
+    let sender = EventSender<Int>(replaysLatest: true)
+    let tens = sender.event.map { $0 * 10 }
+    let notSeven = sender.event.filter { $0 != 7 }
+    sender.send(5)
+    var heard: [String] = []
+    var kept = [
+      tens.observe { heard.append("tens \($0)") }, notSeven.observe { heard.append("kept \($0)") },
+    ]
+    #expect(heard == ["tens 50", "kept 5"])
+    kept.removeAll()
+    sender.send(7)
+    heard = []
+    kept = [
+      tens.observe { heard.append("tens \($0)") }, notSeven.observe { heard.append("kept \($0)") },
+    ]
+    #expect(heard == ["tens 70"])
+    withExtendedLifetime(kept) {}
+  }
+}

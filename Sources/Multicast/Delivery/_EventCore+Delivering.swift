@@ -101,7 +101,7 @@ extension _EventCore {
     let liveObject = change(from: lane.actor) { state, garbage -> AnyObject? in
       // A lane whose actor is gone goes with its subscriptions.
       if lane.isOrphaned {
-        dropOrphanedLanes(&state, &garbage)
+        drop(orphaned: lane, &state, &garbage)
         return nil
       }
       let liveObject = state.firstLiveObject { $0.isolation == lane.key }

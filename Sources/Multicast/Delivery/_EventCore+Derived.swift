@@ -10,7 +10,7 @@ extension _EventCore {
   /// derived core to send what it makes on.
   ///
   /// Every registration on the derived core connects it, before it returns
-  /// (see ``_UpstreamLink/connect()``); its last subscription gone
+  /// (see ``_UpstreamLink/update()``); its last subscription gone
   /// disconnects it, through the owner's notice. A derived core replays
   /// when this one does: what `forward` made of the latest value.
   ///
@@ -28,14 +28,15 @@ extension _EventCore {
   ) -> _EventCore<Output> {
     let link = _UpstreamLink(source: self)
     let derived = _EventCore<Output>(
-      owner: nil, onFirstObserver: nil, onLastObserverGone: { link.disconnect() },
+      owner: nil, onFirstObserver: nil, onLastObserverGone: { link.update() },
       replaysLatest: replaysLatest, upstream: link)
     link.isObserved = { [unowned(unsafe) derived] in derived.hasObservers }
+    link.forgetLatest = { [unowned(unsafe) derived] in derived.forgetLatest() }
     link.subscribe = { [unowned(unsafe) derived] source in
       // Only this core is ever the link's source.
       let source = unsafeDowncast(source, to: _EventCore<Value>.self)
-      // The derived core connects from its registrations, so it is alive
-      // here: a strong reference, which the handler keeps, is taken from
+      // The derived core connects from its registrations and notices, so it
+      // is alive here: a strong reference, which the handler keeps, is taken from
       // the unowned one.
       let derived = derived
       // Registered with the latest value, if the source replays one.
@@ -66,15 +67,21 @@ extension _EventCore {
 /// the registration's handler), and whoever sends to the upstream core
 /// keeps it.
 ///
-/// Connecting and disconnecting take the link's lock, so that a
-/// subscription to the derived event, once made, is connected: a
-/// disconnect that the last subscription's notice asked for, and that runs
-/// after a new subscription was made, finds it and changes nothing.
+/// ``update()`` brings the subscription upstream in line with whether the
+/// derived event has live subscriptions, under the link's lock: a
+/// registration calls it before it returns, so a subscription, once made,
+/// is connected; a last-observer notice that runs after a new subscription
+/// was made finds it, and changes nothing. Subscribing and ending upstream
+/// run user code (a replayed value reaching the derived event's handlers,
+/// the upstream owner's notices) with the lock held; what that code does to
+/// the link on the same thread is noted, and the update in progress looks
+/// again before it unlocks.
 final class _UpstreamLink: @unchecked Sendable {
-  // @unchecked Sendable: `held`, `source` and `upstream` are read and
-  // written only with `lock` held, and `connecting` only atomically;
-  // `subscribe` and `isObserved` are set once, before the link is shared.
-  // The derived-event tests subscribe and cancel from many threads.
+  // @unchecked Sendable: `held`, `source`, `upstream` and `isStale` are read
+  // and written only with `lock` held, and `holder` only atomically;
+  // `subscribe`, `isObserved` and `forgetLatest` are set once, before the
+  // link is shared. The derived-event tests subscribe and cancel from many
+  // threads.
 
   /// Subscribes to the upstream core it is given.
   var subscribe: (AnyObject) -> EventSubscription = { _ in
@@ -82,10 +89,14 @@ final class _UpstreamLink: @unchecked Sendable {
   }
   /// Whether the derived event has live subscriptions.
   var isObserved: () -> Bool = { true }
+  /// Drops the derived event's latest value, if it keeps one.
+  var forgetLatest: () -> Void = {}
   private let lock = _Lock(
     initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
-  /// The number, plus one, of the thread subscribing upstream, or 0.
-  private let connecting = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+  /// The number, plus one, of the thread holding the lock, or 0.
+  private let holder = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+  /// Whether code the update in progress ran asked for another update.
+  private var isStale = false
   /// The upstream core, held while not subscribed to it.
   private var held: AnyObject?
   /// The upstream core, while anything holds it.
@@ -96,44 +107,44 @@ final class _UpstreamLink: @unchecked Sendable {
   init(source: AnyObject) {
     held = source
     self.source = source
-    connecting.initialize(to: 0)
+    holder.initialize(to: 0)
   }
 
   deinit {
     lock.destroy()
-    connecting.deallocate()
+    holder.deallocate()
   }
 
-  /// Subscribes upstream, unless subscribed: every registration of the
-  /// derived event calls it before it returns.
-  func connect() {
+  /// Subscribes upstream when the derived event has live subscriptions and
+  /// ends that subscription when it has none, until that holds.
+  func update() {
     let thread = UInt64(_multicast_thread_number()) + 1
-    // A notice that subscribing upstream runs may subscribe to the derived
-    // event again, on this thread: the call in progress connects it.
-    if _multicast_load_relaxed(connecting) == thread { return }
-    lock.lock()
-    defer { lock.unlock() }
-    // With no one left to send upstream, there is nothing to subscribe to.
-    guard upstream == nil, let source = held ?? source else { return }
-    _multicast_store_relaxed(connecting, thread)
-    upstream = subscribe(source)
-    _multicast_store_relaxed(connecting, 0)
-    held = nil
-  }
-
-  /// Ends the subscription upstream, unless the derived event has a live
-  /// subscription again.
-  func disconnect() {
-    lock.lock()
-    guard !isObserved(), let ended = upstream.take() else {
-      lock.unlock()
+    if _multicast_load_relaxed(holder) == thread {
+      // Called by code an update on this thread runs: it looks again.
+      isStale = true
       return
     }
-    // Held again first, so that ending the subscription, which may end the
-    // upstream core's own subscriptions, leaves it alive to subscribe again.
-    held = source
+    lock.lock()
+    _multicast_store_relaxed(holder, thread)
+    repeat {
+      isStale = false
+      if isObserved() {
+        // With no one left to send upstream, there is nothing to subscribe to.
+        if upstream == nil, let source = held ?? source {
+          upstream = subscribe(source)
+          held = nil
+        }
+      } else if let ended = upstream.take() {
+        // Held again first, so that ending the subscription, which may end
+        // the upstream core's own subscriptions, leaves it alive to
+        // subscribe again; ended before anything else subscribes, so that
+        // no value reaches the derived event twice.
+        held = source
+        ended.cancel(isolation: nil)
+        forgetLatest()
+      }
+    } while isStale
+    _multicast_store_relaxed(holder, 0)
     lock.unlock()
-    // Ended after unlocking: the upstream owner's notice may run.
-    ended.cancel(isolation: nil)
   }
 }

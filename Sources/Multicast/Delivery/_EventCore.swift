@@ -157,10 +157,12 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
         let laneIndex: Int
         let identity = isolation.map { ObjectIdentifier($0) }
         var index = lanes.firstIndex { $0.actorIdentity == identity }
+        // (A lane of the caller's identity belongs to the caller, which is
+        // alive, or to a dead actor: loading its actor releases no other.)
         if let found = index, lanes[found].isOrphaned {
           // A new actor has a dead one's identity: the dead one's lane goes,
           // with its subscriptions, and is never this actor's.
-          dropOrphanedLanes(&state, &garbage)
+          drop(orphaned: lanes[found], &state, &garbage)
           index = nil
         }
         if let index {
@@ -179,32 +181,30 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
         notifyOwner(outcome, from: isolation)
         // A derived event is connected upstream before its subscription is
         // returned: it hears every value sent after.
-        upstream?.connect()
+        upstream?.update()
         return registration
       }
       lane = _Destination.of(isolation)
     }
   }
 
-  /// Ends the subscriptions of every lane whose actor is gone, and drops
-  /// those lanes.
+  /// Ends the subscriptions of `lane`, whose actor is gone, and drops the
+  /// lane: a subscription made on an actor ends with it. Call it in a
+  /// critical section of the storage.
   ///
-  /// A subscription made on an actor ends with it. Call it in a critical
-  /// section of the storage.
+  /// It loads no other lane's actor: a load there could release the last
+  /// reference to one, and run its deinitializer with the lock held.
   ///
-  /// - Complexity: O(l) for l lanes, plus O(n) for n registrations when a
-  ///   lane is dropped.
-  func dropOrphanedLanes(
-    _ state: inout _HandleRegistry<_Subscriber>.State,
+  /// - Complexity: O(n), where n is the number of registrations.
+  func drop(
+    orphaned lane: _Destination, _ state: inout _HandleRegistry<_Subscriber>.State,
     _ garbage: inout _HandleRegistry<_Subscriber>.Garbage
   ) {
-    var orphaned: [_IsolationKey] = []
-    for lane in lanes where lane.isOrphaned { orphaned.append(lane.key) }
-    guard !orphaned.isEmpty else { return }
+    let key = lane.key
     state.removeAll(&garbage, replacingPayloadsWith: _Subscriber.ended) { _, subscriber in
-      orphaned.contains(subscriber.isolation)
+      subscriber.isolation == key
     }
-    lanes.removeAll { orphaned.contains($0.key) }
+    lanes.removeAll { $0 === lane }
   }
 
   /// Ends `registration`, if it has not ended.
