@@ -189,8 +189,10 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   }
 
   /// Ends the subscriptions of `lane`, whose actor is gone, and drops the
-  /// lane: a subscription made on an actor ends with it. Call it in a
-  /// critical section of the storage.
+  /// lane.
+  ///
+  /// A subscription made on an actor ends with it. Call it in a critical
+  /// section of the storage.
   ///
   /// It loads no other lane's actor: a load there could release the last
   /// reference to one, and run its deinitializer with the lock held.
