@@ -11,8 +11,7 @@
 # appear in a row in the file. Two kinds of block are not checked: other
 # code, shown for comparison, which starts with "// Before:", and a fragment
 # of a manifest, which starts with "// Package.swift" (it cannot compile in a
-# test target; Scripts/check-install.sh builds a package that uses its path
-# form).
+# test target; Scripts/check-install.sh builds a package from it).
 #
 #   Scripts/build-docs.sh            # build into docs-site/
 #   Scripts/build-docs.sh --preview  # then serve it on http://localhost:8000

@@ -4,7 +4,9 @@
 # Type-checks the code of the Concurrency article's "Common errors" against
 # the library, in Swift 6 mode: each Tests/CommonErrors/*-fails.swift must
 # fail with the diagnostic its first line quotes ("// error: ..."), word for
-# word; every other file there (the fixes) must compile with no warning.
+# word; each *-warns.swift must compile with the warning its first line
+# quotes ("// warning: ..."); every other file there (the fixes) must compile
+# with no warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +24,21 @@ for file in Tests/CommonErrors/*.swift; do
     compiled=false
   fi
   case "$file" in
+    *-warns.swift)
+      expected="$(head -1 "$file" | sed -n 's|^// warning: ||p')"
+      output="$(swiftc "${flags[@]}" "$file" 2>&1)" || {
+        echo "$file: does not compile, but should only warn: $expected"
+        echo "$output"
+        failed=1
+        continue
+      }
+      if grep -qF "warning: $expected" <<<"$output"; then
+        echo "$file: warns as documented"
+      else
+        echo "$file: did not warn: $expected"
+        failed=1
+      fi
+      ;;
     *-fails.swift)
       expected="$(head -1 "$file" | sed -n 's|^// error: ||p')"
       if $compiled; then

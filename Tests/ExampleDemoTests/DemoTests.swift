@@ -22,6 +22,14 @@ let packageRoot = URL(fileURLWithPath: #filePath)
 let fullYear = packageRoot.deletingLastPathComponent()
   .appendingPathComponent("shared/data/nyc-weather-2013.csv")
 
+/// Why the full-year tests are skipped where that file is absent.
+let fullYearMissing: Comment = """
+  needs \(fullYear.path): the 2013 hourly weather at EWR, JFK and LGA (26,115 rows), \
+  the `weather` table of the nycflights13 data package (public domain, CC0, from NOAA's \
+  Integrated Surface Database) as CSV with NA for missing values; CONTRIBUTING.md says \
+  where to put it
+  """
+
 /// Runs a demo to its end.
 ///
 /// Its output goes to temporary files, which never
@@ -110,7 +118,7 @@ struct WeatherStationDemoTests {
     "It replays the full year of real observations",
     .enabled(
       if: FileManager.default.fileExists(atPath: fullYear.path),
-      "needs the year of observations at ../shared/data/nyc-weather-2013.csv, beside the package"))
+      fullYearMissing))
   func fullYearReplay() throws {
     let result = try run("weather-station", ["--input", fullYear.path])
     #expect(result.status == 0)
@@ -126,7 +134,7 @@ struct WeatherStationDemoTests {
     "It replays one station of the full year",
     .enabled(
       if: FileManager.default.fileExists(atPath: fullYear.path),
-      "needs the year of observations at ../shared/data/nyc-weather-2013.csv, beside the package"))
+      fullYearMissing))
   func oneStation() throws {
     let result = try run("weather-station", ["--input", fullYear.path, "--station", "EWR"])
     #expect(result.status == 0)

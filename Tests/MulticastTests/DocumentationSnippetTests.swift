@@ -603,9 +603,25 @@ struct DocumentationSnippetTests {
       let volume = ObservableValue(0.5)
       let subscription = volume.observe { old, new in print(old, "->", new) }
       volume.value = 0.7  // 0.5 -> 0.7
-      withExtendedLifetime(subscription) {}
+      subscription.cancel()
+      volume.value = 0.9  // nothing: the subscription ended
     }
     #expect(output == ["0.5 -> 0.7"])
+  }
+
+  @Test("Choosing a face: a value's changes without duplicates")
+  func removingDuplicates() {
+    let output = printed {
+      let isMuted = ObservableValue(false)
+      let subscription = isMuted.observe(removingDuplicates: true) { old, new in
+        print(old, "->", new)
+      }
+      isMuted.value = true  // false -> true
+      isMuted.value = true  // nothing: the value did not change
+      isMuted.value = false  // true -> false
+      subscription.cancel()
+    }
+    #expect(output == ["false -> true", "true -> false"])
   }
 
   @Test("Migrating from NotificationCenter")
@@ -632,6 +648,18 @@ struct DocumentationSnippetTests {
       scores.send(4)  // nothing: the subscriptions ended with the set
     }
     #expect(output == ["score 3"])
+  }
+
+  @Test("Migrating from an earlier release: a set of EventSubscription, as Set<Subscription> was")
+  func renamedSubscription() {
+    let scores = EventSender<Int>()
+    var subscriptions: Set<EventSubscription> = []  // was Set<Subscription>
+    var heard: [Int] = []
+    scores.event.observe { heard.append($0) }.store(in: &subscriptions)
+    scores.send(1)
+    subscriptions.removeAll()
+    scores.send(2)
+    #expect(heard == [1])
   }
 
   @Test("Migrating from an NSHashTable multicast delegate")

@@ -373,7 +373,8 @@ struct EventStressTests {
   }
 
   @Indexer
-  static func observeOnIndexer(_ level: ObservableValue<Int>) -> (IndexerChanges, EventSubscription) {
+  static func observeOnIndexer(_ level: ObservableValue<Int>) -> (IndexerChanges, EventSubscription)
+  {
     let changes = IndexerChanges()
     return (changes, level.observe { changes.changes.append(Change(old: $0, new: $1)) })
   }

@@ -11,6 +11,10 @@ import Testing
 
 // MARK: Three faces, one contract
 
+struct Item {
+  let title: String
+}
+
 protocol PlayerObserver: AnyObject {
   func player(_ player: Player, didStart item: Item)
   func playerDidStop(_ player: Player)
@@ -46,11 +50,6 @@ final class StopLabel: PlayerObserver {
   func playerDidStop(_ player: Player) {
     text = "Stopped"
   }
-}
-
-/// What the README's player plays.
-struct Item {
-  let title: String
 }
 
 /// Hears what starts, in order.

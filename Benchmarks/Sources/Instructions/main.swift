@@ -18,6 +18,29 @@ import Observation
 import OpenCombine
 import Synchronization
 
+/// The observers of these counts, as `Designs`' `Accumulator` and `Counter`
+/// are, but their `tick` makes no run-time exclusivity check (those check
+/// each access to their property, about 65 instructions a call), so that a
+/// count is the design's own work, and the floor's.
+final class QuietAccumulator: TickObserver {
+  @exclusivity(unchecked) var total = 0
+
+  func tick(_ value: Int) { total &+= value }
+}
+
+/// See ``QuietAccumulator``.
+final class QuietCounter: TickObserver {
+  @exclusivity(unchecked) var count = 0
+
+  func tick(_ value: Int) { count &+= 1 }
+}
+
+/// `count` observers alternating between the two classes, so that calls
+/// through the protocol stay dynamic.
+func makeQuietObservers(_ count: Int) -> [any TickObserver] {
+  (0..<count).map { $0.isMultiple(of: 2) ? QuietAccumulator() as any TickObserver : QuietCounter() }
+}
+
 /// Keeps the optimizer from dropping the work.
 @inline(never)
 func consume<T>(_ value: T) {
@@ -28,17 +51,23 @@ let cases: [String: (Int) -> Void] = [
   // The floor: one weak reference loaded and called.
   "floor-1": { repetitions in
     let design = FloorDesign()
-    let observers = makeObservers(1)
+    let observers = makeQuietObservers(1)
     for observer in observers { design.add(observer) }
     for value in 0..<repetitions { design.broadcast(value) }
     consume(observers)
   },
+  // The tight floor: a local array of weak cells, in this module, walked by
+  // a loop the optimizer sees whole, with no exclusivity check (the cells'
+  // references are `let`). The floor above pays for a call into another
+  // module, a closure and exclusivity checks.
+  "floor-local-1": { localFloor(observers: 1, repetitions: $0) },
+  "floor-local-10": { localFloor(observers: 10, repetitions: $0) },
   "broadcast-1": { broadcast(to: 1, repetitions: $0) },
   "broadcast-10": { broadcast(to: 10, repetitions: $0) },
   // An event's send to one closure subscription, both where no actor is.
   "event-send-1": { repetitions in
     let sender = EventSender<Int>()
-    let counter = Counter()
+    let counter = QuietCounter()
     let subscription = sender.event.observe { counter.tick($0) }
     for value in 0..<repetitions { sender.send(value) }
     consume((subscription, counter))
@@ -47,7 +76,7 @@ let cases: [String: (Int) -> Void] = [
   "event-send-1-main": { repetitions in
     MainActor.assumeIsolated {
       let sender = EventSender<Int>()
-      let counter = Counter()
+      let counter = QuietCounter()
       let subscription = sender.event.observe { counter.tick($0) }
       for value in 0..<repetitions { sender.send(value) }
       consume((subscription, counter))
@@ -57,7 +86,7 @@ let cases: [String: (Int) -> Void] = [
   // subscription: the runtime is asked where the send runs.
   "event-send-1-main-unknown": { repetitions in
     let sender = EventSender<Int>()
-    let counter = Counter()
+    let counter = QuietCounter()
     let subscription = MainActor.assumeIsolated { sender.event.observe { counter.tick($0) } }
     for value in 0..<repetitions { sendWithoutIsolation(sender, value) }
     consume((subscription, counter))
@@ -66,7 +95,7 @@ let cases: [String: (Int) -> Void] = [
   // the derived event's own send to one subscription.
   "event-map-1": { repetitions in
     let sender = EventSender<Int>()
-    let counter = Counter()
+    let counter = QuietCounter()
     let subscription = sender.event.map { $0 &+ 1 }.observe { counter.tick($0) }
     for value in 0..<repetitions { sender.send(value) }
     consume((subscription, counter))
@@ -75,7 +104,7 @@ let cases: [String: (Int) -> Void] = [
   "event-map-1-main": { repetitions in
     MainActor.assumeIsolated {
       let sender = EventSender<Int>()
-      let counter = Counter()
+      let counter = QuietCounter()
       let subscription = sender.event.map { $0 &+ 1 }.observe { counter.tick($0) }
       for value in 0..<repetitions { sender.send(value) }
       consume((subscription, counter))
@@ -83,14 +112,14 @@ let cases: [String: (Int) -> Void] = [
   },
   "event-target-1": { repetitions in
     let sender = EventSender<Int>()
-    let counter = Counter()
+    let counter = QuietCounter()
     sender.event.observe(counter) { counter, value in counter.tick(value) }
     for value in 0..<repetitions { sender.send(value) }
     consume(counter)
   },
   "value-set-1": { repetitions in
     let value = ObservableValue(0)
-    let counter = Counter()
+    let counter = QuietCounter()
     let subscription = value.observe { _, new in counter.tick(new) }
     for next in 0..<repetitions { value.value = next }
     consume((subscription, counter))
@@ -99,7 +128,7 @@ let cases: [String: (Int) -> Void] = [
   // Observation's registrar, which its first read made.
   "value-set-1-read": { repetitions in
     let value = ObservableValue(0)
-    let counter = Counter()
+    let counter = QuietCounter()
     let subscription = value.observe { _, new in counter.tick(new) }
     counter.tick(value.value)
     for next in 0..<repetitions { value.value = next }
@@ -108,7 +137,7 @@ let cases: [String: (Int) -> Void] = [
   // Reading a value, tracked by Observation (no tracking under way).
   "value-get": { repetitions in
     let value = ObservableValue(0)
-    let counter = Counter()
+    let counter = QuietCounter()
     for _ in 0..<repetitions { counter.tick(value.value) }
     consume(counter)
   },
@@ -116,7 +145,7 @@ let cases: [String: (Int) -> Void] = [
   // comparison: what taking part in Observation costs there.
   "observable-model-get": { repetitions in
     let model = ObservableModel()
-    let counter = Counter()
+    let counter = QuietCounter()
     for _ in 0..<repetitions { counter.tick(model.value) }
     consume((model, counter))
   },
@@ -128,7 +157,7 @@ let cases: [String: (Int) -> Void] = [
   },
   "opencombine-send-1": { repetitions in
     let subject = PassthroughSubject<Int, Never>()
-    let counter = Counter()
+    let counter = QuietCounter()
     let cancellable = subject.sink { counter.tick($0) }
     for value in 0..<repetitions { subject.send(value) }
     consume((cancellable, counter))
@@ -198,7 +227,7 @@ let cases: [String: (Int) -> Void] = [
   // An observable value's observer of old and new values.
   "value-observe-cancel-10": { repetitions in
     let value = ObservableValue(0)
-    let counter = Counter()
+    let counter = QuietCounter()
     let others = (0..<10).map { _ in value.observe { [weak counter] _, new in counter?.tick(new) } }
     for _ in 0..<repetitions {
       let subscription = value.observe { [weak counter] _, new in counter?.tick(new) }
@@ -208,7 +237,7 @@ let cases: [String: (Int) -> Void] = [
   },
   "opencombine-sink-cancel-10": { repetitions in
     let subject = PassthroughSubject<Int, Never>()
-    let counter = Counter()
+    let counter = QuietCounter()
     let others = (0..<10).map { _ in subject.sink { [weak counter] in counter?.tick($0) } }
     for _ in 0..<repetitions {
       let cancellable = subject.sink { [weak counter] in counter?.tick($0) }
@@ -230,6 +259,17 @@ let cases: [String: (Int) -> Void] = [
   "dictionary-fill-empty-1": { fillAndEmptyDictionary(observers: 1, repetitions: $0) },
   "dictionary-fill-empty-10": { fillAndEmptyDictionary(observers: 10, repetitions: $0) },
 
+  // The same dictionary as a local variable of this module: no class, no
+  // call into another module, no exclusivity check.
+  "dictionary-local-add-remove-1": { repetitions in
+    let observer = makeQuietObservers(1)[0]
+    var observations: [ObjectIdentifier: WeakObservation] = [:]
+    for _ in 0..<repetitions {
+      observations[ObjectIdentifier(observer)] = WeakObservation(observer: observer)
+      observations[ObjectIdentifier(observer)] = nil
+    }
+    consume((observations, observer))
+  },
   "dictionary-add-remove-1": { addAndRemoveInDictionary(present: 0, repetitions: $0) },
   "dictionary-add-remove-10": { addAndRemoveInDictionary(present: 9, repetitions: $0) },
   "dictionary-add-remove-100": { addAndRemoveInDictionary(present: 99, repetitions: $0) },
@@ -241,7 +281,7 @@ let cases: [String: (Int) -> Void] = [
 /// Makes a multicast delegate, adds `observers` observers and removes them,
 /// `repetitions` times: the timed add+remove benchmark's shape.
 func fillAndEmpty(observers count: Int, repetitions: Int) {
-  let observers = makeObservers(count)
+  let observers = makeQuietObservers(count)
   for _ in 0..<repetitions {
     let delegate = MulticastDelegate<any TickObserver>()
     for observer in observers { delegate.addObserver(observer) }
@@ -253,7 +293,7 @@ func fillAndEmpty(observers count: Int, repetitions: Int) {
 
 /// The same with the dictionary of weak boxes.
 func fillAndEmptyDictionary(observers count: Int, repetitions: Int) {
-  let observers = makeObservers(count)
+  let observers = makeQuietObservers(count)
   for _ in 0..<repetitions {
     let design = DictionaryDesign()
     for observer in observers { design.add(observer) }
@@ -268,7 +308,7 @@ func fillAndEmptyDictionary(observers count: Int, repetitions: Int) {
 /// observers in all.
 func addAndRemove(present: Int, repetitions: Int) {
   let delegate = MulticastDelegate<any TickObserver>()
-  let observers = makeObservers(present + 1)
+  let observers = makeQuietObservers(present + 1)
   for observer in observers.dropFirst() { delegate.addObserver(observer) }
   for _ in 0..<repetitions {
     delegate.addObserver(observers[0])
@@ -281,7 +321,7 @@ func addAndRemove(present: Int, repetitions: Int) {
 /// thread-safe).
 func addAndRemoveInDictionary(present: Int, repetitions: Int) {
   let design = DictionaryDesign()
-  let observers = makeObservers(present + 1)
+  let observers = makeQuietObservers(present + 1)
   for observer in observers.dropFirst() { design.add(observer) }
   for _ in 0..<repetitions {
     design.add(observers[0])
@@ -325,9 +365,11 @@ func subscribeAndCancelOnMainActor(present: Int, repetitions: Int) {
 
 /// A sender with `present` closure subscriptions, each capturing the
 /// returned counter weakly, as a view model's does.
-func eventWithSubscribers(_ present: Int) -> (EventSender<Int>, Counter, [Multicast.EventSubscription]) {
+func eventWithSubscribers(_ present: Int) -> (
+  EventSender<Int>, QuietCounter, [Multicast.EventSubscription]
+) {
   let sender = EventSender<Int>()
-  let counter = Counter()
+  let counter = QuietCounter()
   let others = (0..<present).map { _ in sender.event.observe { [weak counter] in counter?.tick($0) }
   }
   return (sender, counter, others)
@@ -380,10 +422,35 @@ final class SendableCounter: Sendable {
   func tick(_ value: Int) { total.add(value, ordering: .relaxed) }
 }
 
+/// A weak reference to an observer, never reassigned: reading a `let`
+/// needs no exclusivity check.
+final class WeakCell {
+  weak let value: (any TickObserver)?
+
+  init(_ value: any TickObserver) { self.value = value }
+}
+
+/// Calls `tick` on `count` observers through a local array of weak cells,
+/// `repetitions` times: each observer costs one weak load, the call and one
+/// release, with nothing around the loop.
+func localFloor(observers count: Int, repetitions: Int) {
+  let observers = makeQuietObservers(count)
+  let cells = observers.map(WeakCell.init)
+  for x in 0..<repetitions {
+    for c in cells { c.value?.tick(x) }
+  }
+  consume((cells, observers))
+}
+
+/// A dictionary entry that holds its observer weakly.
+struct WeakObservation {
+  weak var observer: (any TickObserver)?
+}
+
 /// Broadcasts `repetitions` times to `count` observers.
 func broadcast(to count: Int, repetitions: Int) {
   let delegate = MulticastDelegate<any TickObserver>()
-  let observers = makeObservers(count)
+  let observers = makeQuietObservers(count)
   for observer in observers { delegate.addObserver(observer) }
   for value in 0..<repetitions { delegate { $0.tick(value) } }
   consume(observers)

@@ -15,6 +15,7 @@ extension ObservableValue {
   /// let volume = ObservableValue(0.5)
   /// let shown = volume.observeValue { print("volume", $0) }  // prints "volume 0.5"
   /// volume.value = 0.7  // prints "volume 0.7"
+  /// shown.cancel()
   /// ```
   ///
   /// - Parameters:

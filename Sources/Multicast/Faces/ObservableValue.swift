@@ -7,9 +7,13 @@
 /// let volume = ObservableValue(0.5)
 /// let subscription = volume.observe { old, new in print(old, "->", new) }
 /// volume.value = 0.7  // prints "0.5 -> 0.7"
+/// subscription.cancel()
+/// volume.value = 0.9  // prints nothing: the subscription ended
 /// ```
 ///
-/// Every assignment is delivered, even one that does not change the value.
+/// Every assignment is delivered, even one that does not change the value;
+/// where `Value` is `Equatable`, ``observe(removingDuplicates:isolation:_:)``
+/// leaves those out.
 /// Observers are called in the order they subscribed, under the contract of
 /// ``EventSender``; an observer that assigns the value during a delivery has
 /// its change delivered after the one in progress, before the outer

@@ -1,0 +1,44 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+extension ObservableValue {
+  /// Calls `handler` with `target` and the old and the new value at the next
+  /// change, once, if `target` is still alive, then ends the subscription.
+  ///
+  /// The value holds `target` weakly, as the target form of
+  /// ``observe(_:isolation:_:)`` does, and the subscription ends when
+  /// `target` does if no change came first. It ends before `handler` runs,
+  /// as with ``observeOnce(isolation:_:)``: `handler` runs once, however many
+  /// threads change the value at once.
+  ///
+  /// ```swift
+  /// final class Banner {
+  ///   init(connection: ObservableValue<String>) {
+  ///     connection.observeOnce(self) { banner, old, new in print(old, "->", new) }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - target: The object that hears the change; held weakly.
+  ///   - isolation: The caller's isolation, where `handler` runs; leave the
+  ///     default.
+  ///   - handler: What to do with the target and the next change.
+  /// - Returns: A subscription that can end it early; discarding it changes
+  ///   nothing.
+  /// - Complexity: Amortized O(1).
+  @inlinable
+  @discardableResult
+  public func observeOnce<Target: AnyObject>(
+    _ target: Target, isolation: isolated (any Actor)? = #isolation,
+    _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
+  ) -> EventSubscription {
+    core.subscribeOnce(
+      target, from: isolation,
+      handler: .bound { object, change in
+        // The registration holds `target`, so the object it lends is one.
+        let change = change.assumingMemoryBound(to: (old: Value, new: Value).self)
+        handler(unsafeDowncast(object, to: Target.self), change.pointee.old, change.pointee.new)
+      })
+  }
+}
