@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 threshold="${1:-95}"
 scratch=.build-coverage
 
-swift test --enable-code-coverage --scratch-path "$scratch" >&2
+swift test --disable-xctest --enable-code-coverage --scratch-path "$scratch" >&2
 profile="$(dirname "$(swift test --scratch-path "$scratch" --show-codecov-path)")/default.profdata"
 binary="$(find "$scratch/debug/" -maxdepth 1 -name '*PackageTests.xctest' | head -1)"
 # The toolchain's own llvm-cov reads its profiles; another version may not.
