@@ -106,8 +106,10 @@ public final class EventSender<Value> {
   /// send would be: before `observe` returns when the subscription is made
   /// where nothing else is being delivered to it, otherwise in its place.
   /// Every way to subscribe replays, ``Event/observeOnce(isolation:_:)``
-  /// (which then hears only it) and ``Event/values`` included; events
-  /// derived with ``Event/map(_:)`` and its kin do not.
+  /// (which then hears only it) and ``Event/values`` included; so do events
+  /// derived with ``Event/map(_:)`` and its kin, which hand a new
+  /// subscription what their transform makes of the latest value (nothing,
+  /// if `filter` rejects it).
   ///
   /// ```swift
   /// let status = EventSender<String>(replaysLatest: true)
