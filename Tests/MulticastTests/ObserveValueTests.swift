@@ -21,6 +21,66 @@ func gapsOrRepeats(_ heard: [Int]) -> String? {
   return nil
 }
 
+/// What subscriptions made while a thread sends break of "the value current
+/// when it was made, then every later one".
+///
+/// A thread sends 1, 2, 3, ... up to `count` with `send`, while
+/// `subscribe` is called up to `subscriptions` times (on the main actor, or
+/// where no actor is). Returns each gap, repeat, or end before the last
+/// value that a subscription heard.
+func noGapProblems(
+  count: Int, subscriptions: Int, onMainActor: Bool, send: @escaping @Sendable (Int) -> Void,
+  subscribe:
+    @escaping @Sendable (_ log: Locked<[Int]>, _ isolation: isolated (any Actor)?) ->
+    EventSubscription
+) async -> [String] {
+  let sent = Locked(0)
+  let logs = await withTaskGroup(of: [Locked<[Int]>].self) { group in
+    group.addTask {
+      await onNewThread {
+        for value in 1...count {
+          send(value)
+          sent.withLock { $0 = value }
+        }
+        return []
+      }
+    }
+    group.addTask {
+      var logs: [Locked<[Int]>] = []
+      var kept: [EventSubscription] = []
+      for _ in 0..<subscriptions {
+        let log = Locked<[Int]>([])
+        if onMainActor {
+          kept.append(await MainActor.run { subscribe(log, MainActor.shared) })
+        } else {
+          kept.append(subscribe(log, nil))
+        }
+        logs.append(log)
+        if sent.withLock({ $0 }) == count { break }
+        await Task.yield()
+      }
+      // Every subscription hears the rest, to the last value.
+      while sent.withLock({ $0 }) < count { await Task.yield() }
+      await waitForDeliveries()
+      withExtendedLifetime(kept) {}
+      return logs
+    }
+    return await group.reduce(into: []) { $0 += $1 }
+  }
+  var problems: [String] = []
+  for (number, log) in logs.enumerated() {
+    let heard = log.withLock { $0 }
+    if let problem = gapsOrRepeats(heard) {
+      problems.append("subscription \(number): \(problem)")
+    }
+    if heard.last != count {
+      problems.append(
+        "subscription \(number) ended at \(heard.last.map(String.init) ?? "nothing")")
+    }
+  }
+  return problems
+}
+
 @Suite("Observing a value from its current value on")
 struct ObserveValueTests {
   @Test("The current value is heard before observeValue returns, then each new value")
@@ -67,54 +127,11 @@ struct ObserveValueTests {
     "While a thread assigns 1, 2, 3, ..., subscriptions made where no actor is and on the main actor hear the current value, then every later one: no gap, no repeat",
     arguments: [false, true])
   func noGapUnderAssignments(onMainActor: Bool) async {
-    let (assignments, subscriptions) = (20_000, 200)
     let level = ObservableValue(0)
-    let assigned = Locked(0)
-    let logs = await withTaskGroup(of: [Locked<[Int]>].self) { group in
-      group.addTask {
-        await onNewThread {
-          for value in 1...assignments {
-            level.value = value
-            assigned.withLock { $0 = value }
-          }
-          return []
-        }
-      }
-      group.addTask {
-        var logs: [Locked<[Int]>] = []
-        var kept: [EventSubscription] = []
-        for _ in 0..<subscriptions {
-          let log = Locked<[Int]>([])
-          if onMainActor {
-            kept.append(
-              await MainActor.run {
-                level.observeValue { value in log.withLock { $0.append(value) } }
-              })
-          } else {
-            kept.append(level.observeValue { value in log.withLock { $0.append(value) } })
-          }
-          logs.append(log)
-          if assigned.withLock({ $0 }) == assignments { break }
-          await Task.yield()
-        }
-        // Every subscription hears the rest, to the last assignment.
-        while assigned.withLock({ $0 }) < assignments { await Task.yield() }
-        await waitForDeliveries()
-        withExtendedLifetime(kept) {}
-        return logs
-      }
-      return await group.reduce(into: []) { $0 += $1 }
-    }
-    var problems: [String] = []
-    for (number, log) in logs.enumerated() {
-      let heard = log.withLock { $0 }
-      if let problem = gapsOrRepeats(heard) {
-        problems.append("subscription \(number): \(problem)")
-      }
-      if heard.last != assignments {
-        problems.append(
-          "subscription \(number) ended at \(heard.last.map(String.init) ?? "nothing")")
-      }
+    let problems = await noGapProblems(
+      count: 20_000, subscriptions: 200, onMainActor: onMainActor, send: { level.value = $0 }
+    ) { log, isolation in
+      level.observeValue(isolation: isolation) { value in log.withLock { $0.append(value) } }
     }
     #expect(problems.isEmpty, "\(problems.prefix(10).joined(separator: "\n"))")
   }

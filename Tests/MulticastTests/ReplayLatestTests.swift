@@ -139,53 +139,11 @@ struct ReplayLatestTests {
     "While a thread sends 1, 2, 3, ..., subscriptions made where no actor is and on the main actor hear the latest, then every later one: no gap, no repeat",
     arguments: [false, true])
   func noGapUnderSends(onMainActor: Bool) async {
-    let (sends, subscriptions) = (20_000, 200)
     let sender = EventSender<Int>(replaysLatest: true)
-    let sent = Locked(0)
-    let logs = await withTaskGroup(of: [Locked<[Int]>].self) { group in
-      group.addTask {
-        await onNewThread {
-          for value in 1...sends {
-            sender.send(value)
-            sent.withLock { $0 = value }
-          }
-          return []
-        }
-      }
-      group.addTask {
-        var logs: [Locked<[Int]>] = []
-        var kept: [EventSubscription] = []
-        for _ in 0..<subscriptions {
-          let log = Locked<[Int]>([])
-          if onMainActor {
-            kept.append(
-              await MainActor.run {
-                sender.event.observe { value in log.withLock { $0.append(value) } }
-              })
-          } else {
-            kept.append(sender.event.observe { value in log.withLock { $0.append(value) } })
-          }
-          logs.append(log)
-          if sent.withLock({ $0 }) == sends { break }
-          await Task.yield()
-        }
-        while sent.withLock({ $0 }) < sends { await Task.yield() }
-        await waitForDeliveries()
-        withExtendedLifetime(kept) {}
-        return logs
-      }
-      return await group.reduce(into: []) { $0 += $1 }
-    }
-    var problems: [String] = []
-    for (number, log) in logs.enumerated() {
-      let heard = log.withLock { $0 }
-      if let problem = gapsOrRepeats(heard) {
-        problems.append("subscription \(number): \(problem)")
-      }
-      if heard.last != sends {
-        problems.append(
-          "subscription \(number) ended at \(heard.last.map(String.init) ?? "nothing")")
-      }
+    let problems = await noGapProblems(
+      count: 20_000, subscriptions: 200, onMainActor: onMainActor, send: { sender.send($0) }
+    ) { log, isolation in
+      sender.event.observe(isolation: isolation) { value in log.withLock { $0.append(value) } }
     }
     #expect(problems.isEmpty, "\(problems.prefix(10).joined(separator: "\n"))")
   }
