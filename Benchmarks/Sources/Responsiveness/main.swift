@@ -143,7 +143,8 @@ print("\(values) values from a thread to one main-actor observer; medians of \(r
 print("way".padding(toLength: 18, withPad: " ", startingAt: 0), "longest gap (ms)", "values/s")
 for way in Way.allCases {
   let gap = median(results[way]!.map(\.longestGap))
-  let rate = way == .alone ? "-" : String(format: "%.2f M", median(results[way]!.map(\.perSecond)) / 1e6)
+  let rate =
+    way == .alone ? "-" : String(format: "%.2f M", median(results[way]!.map(\.perSecond)) / 1e6)
   print(
     way.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0),
     String(format: "%16.2f", gap), rate)
