@@ -30,8 +30,8 @@ extension _EventCore {
     let derived = _EventCore<Output>(
       owner: nil, onFirstObserver: nil, onLastObserverGone: { link.update() },
       replaysLatest: replaysLatest, upstream: link)
-    link.isObserved = { [unowned(unsafe) derived] in derived.hasObservers }
-    link.forgetLatest = { [unowned(unsafe) derived] in derived.forgetLatest() }
+    link.isObserved = { [unowned derived] in derived.hasObservers }
+    link.forgetLatest = { [unowned derived] in derived.forgetLatest() }
     link.subscribe = { [unowned(unsafe) derived] source in
       // Only this core is ever the link's source.
       let source = unsafeDowncast(source, to: _EventCore<Value>.self)
