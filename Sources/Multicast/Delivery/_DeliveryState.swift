@@ -184,13 +184,11 @@ struct _DeliveryState {
   ///
   /// - Returns: Whether the caller must schedule a drain for what is left.
   mutating func pause(returning rest: [_DeliveryJob]) -> Bool {
-    if !rest.isEmpty {
-      if head > 0 {
-        head -= 1
-        chunks[head] = rest
-      } else {
-        chunks.insert(rest, at: 0)
-      }
+    if !rest.isEmpty, head > 0 {
+      head -= 1
+      chunks[head] = rest
+    } else if !rest.isEmpty {
+      chunks.insert(rest, at: 0)
     }
     return pause()
   }

@@ -61,7 +61,7 @@ extension _EventCore: _DeliverySource {
   /// It takes the storage's lock again, after the attempt at the common
   /// case, which changed nothing: an uncontended lock costs less than what
   /// the common case would pay to carry the general one's state out of one
-  /// critical section (about 50 instructions per send, measured).
+  /// critical section.
   ///
   /// A core that replays its latest value keeps it in the critical section
   /// that orders the send, and releases the one it replaces after it.

@@ -136,9 +136,9 @@ extension _ObserverStorage where Index == _Unindexed {
   /// registrations then hold no weak reference, and no sweep or query loads
   /// one for them, since the owner is alive whenever its storage is used.
   ///
-  /// Forming a weak reference, destroying it and loading it in sweeps cost
-  /// about 170 instructions per registration of an event's own closure
-  /// subscription, which it holds as its object.
+  /// Forming a weak reference, destroying it and loading it in sweeps is
+  /// the larger part of what an event's own closure subscription, which it
+  /// holds as its object, would cost (see Performance).
   ///
   /// Call it once, before the storage is shared: from the owner's
   /// initializer. A walk reaches the owner's registrations only through

@@ -110,8 +110,8 @@ struct _ReaderSlots {
   ///
   /// The home slot is aligned here rather than by the allocation, so that
   /// the storage's allocation needs no more than the allocator's natural
-  /// alignment: an over-aligned allocation costs each storage about 40 ns
-  /// more to make, measured.
+  /// alignment: an over-aligned allocation makes each storage slower to
+  /// make.
   init(
     control: UnsafeMutableRawPointer, home: UnsafeMutableRawPointer,
     buffer: UnsafeMutableRawPointer
