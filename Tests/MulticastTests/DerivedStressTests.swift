@@ -115,6 +115,7 @@ struct DerivedReentrancyTests {
       box.sender = sender
       let once = sender.event.map { $0 }.observeOnce { v in heard.withLock { $0.append(v) } }
       withExtendedLifetime((once, sender)) {}
+      box.sender = nil  // the notice's capture of the box made a cycle
     }
     #expect(returned, "subscribing deadlocked: the notice's value ended the subscription")
     #expect(heard.withLock { $0 } == [42])

@@ -112,6 +112,7 @@ final class _UpstreamLink: @unchecked Sendable {
 
   deinit {
     lock.destroy()
+    lock.memory.deallocate()
     holder.deallocate()
   }
 
