@@ -13,8 +13,8 @@ public import Observation
 /// visionOS 1 and later; Linux): a stored
 /// `ObservationRegistrar` would not compile for iOS 13, and a registrar
 /// behind a protocol or a subclass would be called unspecialized, looking up
-/// the `Observable` conformance of `ObservableValue<Value>` at run time (about
-/// 900 instructions per assignment, measured). The calls are inlinable
+/// the `Observable` conformance of `ObservableValue<Value>` at run time, on
+/// every assignment. The calls are inlinable
 /// instead, so that they are specialized with the value's type in the
 /// caller's module.
 ///
