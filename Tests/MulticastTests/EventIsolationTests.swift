@@ -122,22 +122,26 @@ actor Gauge {
 final class BlockingGate: Sendable {
   private let condition = NSCondition()
   private let isOpen = Locked(false)
-  private let isWaiting = Locked(false)
+  private let entered: AsyncStream<Void>.Continuation
+  private let entries: AsyncStream<Void>
+
+  init() {
+    (entries, entered) = AsyncStream<Void>.makeStream()
+  }
 
   /// Blocks until ``open()``.
   func wait() {
+    entered.yield()
     condition.lock()
-    isWaiting.withLock { $0 = true }
-    condition.broadcast()
     while !isOpen.withLock({ $0 }) { condition.wait() }
     condition.unlock()
   }
 
-  /// Blocks until a thread waits at the gate.
-  func waitForWaiter() {
-    condition.lock()
-    while !isWaiting.withLock({ $0 }) { condition.wait() }
-    condition.unlock()
+  /// Returns once a thread waits at the gate, blocking no thread meanwhile;
+  /// one task at most may call it.
+  func waiter() async {
+    var iterator = entries.makeAsyncIterator()
+    _ = await iterator.next()
   }
 
   func open() {
@@ -148,9 +152,53 @@ final class BlockingGate: Sendable {
   }
 }
 
-/// An actor target that records what it hears, and can be kept busy.
+/// A serial executor that runs its jobs on a thread of its own, outside the
+/// pool that runs tasks: an actor on it can be kept busy by a test that
+/// blocks it, and no task waits for a thread meanwhile (on two cores, a
+/// blocked pool thread is half of the pool).
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+final class DedicatedThreadExecutor: SerialExecutor, @unchecked Sendable {
+  // @unchecked Sendable: `jobs` is read and written only with `condition`
+  // locked.
+  private let condition = NSCondition()
+  private var jobs: [UnownedJob] = []
+
+  /// The executor of every actor in these tests that a test keeps busy; its
+  /// thread lives as long as the test process.
+  static let shared: DedicatedThreadExecutor = {
+    let executor = DedicatedThreadExecutor()
+    Thread { executor.run() }.start()
+    return executor
+  }()
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    condition.lock()
+    jobs.append(job)
+    condition.signal()
+    condition.unlock()
+  }
+
+  private func run() {
+    while true {
+      condition.lock()
+      while jobs.isEmpty { condition.wait() }
+      let job = jobs.removeFirst()
+      condition.unlock()
+      job.runSynchronously(on: asUnownedSerialExecutor())
+    }
+  }
+}
+
+/// An actor target that records what it hears, and can be kept busy: it runs
+/// on a thread of its own.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 actor Recorder {
   let heard: Locked<[Int]>
+
+  nonisolated var unownedExecutor: UnownedSerialExecutor {
+    DedicatedThreadExecutor.shared.asUnownedSerialExecutor()
+  }
 
   init(heard: Locked<[Int]>) {
     self.heard = heard
@@ -162,7 +210,7 @@ actor Recorder {
     }
   }
 
-  /// Keeps the actor's executor until `gate` opens.
+  /// Keeps the actor's executor, and its thread, until `gate` opens.
   func hold(until gate: BlockingGate) {
     gate.wait()
   }
@@ -272,6 +320,7 @@ struct EventIsolationTests {
   @Test(
     "An actor target released while its executor is busy hears none of the values on their way to it, and is released"
   )
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   func actorTargetReleasedWhileBusy() async {
     let sender = EventSender<Int>()
     let heard = Locked<[Int]>([])
@@ -280,7 +329,7 @@ struct EventIsolationTests {
     weak let watched = recorder
     let gate = BlockingGate()
     let busy = Task { [recorder] in await recorder?.hold(until: gate) }
-    gate.waitForWaiter()
+    await gate.waiter()
     runOnThreadAndWait {
       for value in 0..<100 { sender.send(value) }
     }
