@@ -189,11 +189,14 @@ actor Releasing {
   }
 }
 
+// The time limits of the tests that wait for an actor's death allow for the
+// task pool being held by other tests for over a minute, as the thread
+// tests do under ThreadSanitizer on two cores.
 @Suite("Actor targets")
 struct ActorTargetTests {
   @Test(
     "An actor target released while values wait for it is not called again, and dies",
-    .timeLimit(.minutes(1)), arguments: [false, true])
+    .timeLimit(.minutes(5)), arguments: [false, true])
   func releasedTargetIsNotCalled(value: Bool) async {
     for _ in 0..<20 {
       let subjects = Subjects()
@@ -206,7 +209,7 @@ struct ActorTargetTests {
       // in a drain, queues 99 more behind it, and lets its owner go.
       if value { subjects.value.set(1) } else { subjects.sender.send(1) }
       var deaths = died.makeAsyncIterator()
-      _ = await deaths.next()
+      guard await deaths.next() != nil else { return }  // past the time limit
       // A handler runs on the actor, so none runs once it is gone: what it
       // heard is final. (Waiting for every actor's deliveries here would
       // wait for other tests' actors too.)

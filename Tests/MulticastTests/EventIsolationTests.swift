@@ -335,7 +335,7 @@ struct EventIsolationTests {
 
   @Test(
     "An actor target released while its executor is busy hears none of the values on their way to it, and is released",
-    .timeLimit(.minutes(1))
+    .timeLimit(.minutes(5))
   )
   @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   func actorTargetReleasedWhileBusy() async {
@@ -358,7 +358,7 @@ struct EventIsolationTests {
     // then finds that no one else does: released means not called again.
     // Once the actor has died, no handler can run on it.
     var deaths = died.makeAsyncIterator()
-    _ = await deaths.next()
+    guard await deaths.next() != nil else { return }  // past the time limit
     #expect(heard.withLock { $0 } == [])
   }
 
