@@ -136,6 +136,38 @@ struct MainActorDeliveryTests {
     withExtendedLifetime((kept, removed, late)) {}
   }
 
+  @Test(
+    "Broadcasts delivered in one batch each reach the observers registered when it was made, minus those removed before their turn"
+  )
+  func batchKeepsEachBroadcastsMoment() {
+    let log = Log()
+    let observers = MulticastDelegate<any Screen>()
+    let first = RecordingScreen("first", log: log)
+    let victim = RecordingScreen("victim", log: log)
+    let newcomer = RecordingScreen("newcomer", log: log)
+    let late = RecordingScreen("late", log: log)
+    let rearranging = RearrangingScreen(
+      observers: observers, removing: victim, adding: newcomer, log: log)
+    for screen in [first, rearranging, victim] as [any Screen] { observers.addObserver(screen) }
+    // The main actor is busy: both broadcasts wait, and go in one batch.
+    onThreadAndWait {
+      observers.onMainActor { $0.show(1, from: 1) }
+      observers.addObserver(late)
+      observers.onMainActor { $0.show(2, from: 1) }
+    }
+    // Made before the two waiting are delivered, as it begins.
+    observers.onMainActor { $0.show(3, from: 0) }
+    observers.onMainActor { $0.show(4, from: 0) }
+    #expect(
+      log.entries == [
+        "first 1", "rearranging 1",  // the victim is removed before its turn
+        "first 2", "rearranging 2", "late 2",  // the newcomer came after it was made
+        "first 3", "rearranging 3", "late 3",
+        "first 4", "rearranging 4", "late 4", "newcomer 4",
+      ])
+    withExtendedLifetime((first, victim, newcomer, late, rearranging)) {}
+  }
+
   @Test("An observer's broadcast during a delivery goes after the queued ones, in order")
   func nestedBroadcastIsQueued() {
     let log = Log()
@@ -195,6 +227,29 @@ struct MainActorDeliveryTests {
     }
     for screen in stable {
       #expect(screen.shown.count == producers * perProducer)
+    }
+  }
+}
+
+/// An observer that, shown 1, removes one observer and adds another.
+@MainActor
+final class RearrangingScreen: Screen {
+  let observers: MulticastDelegate<any Screen>
+  let (victim, newcomer): (any Screen, any Screen)
+  let log: Log
+
+  init(
+    observers: MulticastDelegate<any Screen>, removing victim: any Screen,
+    adding newcomer: any Screen, log: Log
+  ) {
+    (self.observers, self.victim, self.newcomer, self.log) = (observers, victim, newcomer, log)
+  }
+
+  func show(_ value: Int, from producer: Int) {
+    log.append("rearranging \(value)")
+    if value == 1 {
+      observers.removeObserver(victim)
+      observers.addObserver(newcomer)
     }
   }
 }

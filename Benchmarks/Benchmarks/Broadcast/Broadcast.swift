@@ -219,12 +219,21 @@ let benchmarks: @Sendable () -> Void = {
 
   // A background task broadcasting to 10 main-actor observers: the library's
   // queue (a protocol broadcast and an event), a task per event, and an
-  // AsyncStream pump. Each iteration sends
+  // AsyncStream pump; and the same broadcasts made on the main actor, what
+  // the hop is measured against. Each iteration sends
   // `events` events, counted cumulatively by the observers.
   let events = 20_000
   let delivery = Benchmark.Configuration(
     metrics: [.throughput, .wallClock, .mallocCountTotal], warmupIterations: 1,
     maxDuration: .seconds(2), maxIterations: 50)
+  Benchmark("deliver on-main n=10 x\(events)", configuration: delivery) { benchmark in
+    let audience = await MainActorAudience(count: 10)
+    var sent = 0
+    for _ in benchmark.scaledIterations {
+      await audience.broadcastOnMainActor(sent..<sent + events)
+      sent += events
+    }
+  }
   Benchmark("deliver multicast n=10 x\(events)", configuration: delivery) { benchmark in
     let audience = await MainActorAudience(count: 10)
     var sent = 0

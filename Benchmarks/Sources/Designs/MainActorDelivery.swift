@@ -37,8 +37,8 @@ package final class Screen: MainActorTickObserver {
   }
 }
 
-/// Ten main-actor screens and the three ways to reach them from a background
-/// task.
+/// Ten main-actor screens, the ways to reach them from a background task,
+/// and the same broadcasts made on the main actor.
 package final class MainActorAudience: Sendable {
   package let screens: [Screen]
   private let observers = MulticastDelegate<any MainActorTickObserver>()
@@ -52,6 +52,13 @@ package final class MainActorAudience: Sendable {
       // Subscribed on the main actor, so the event calls them there.
       ticks.event.observe(screen) { $0.tick($1) }
     }
+  }
+
+  /// The same broadcasts made on the main actor, each delivered before
+  /// `invoke` returns: what a hop to the main actor is measured against.
+  @MainActor
+  package func broadcastOnMainActor(_ events: Range<Int>) {
+    for value in events { observers.invoke { $0.tick(value) } }
   }
 
   /// The library's event: the screens subscribed on the main actor, and the

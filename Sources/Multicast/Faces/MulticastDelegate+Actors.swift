@@ -118,6 +118,25 @@ extension MulticastDelegate: _DeliverySource {
     }
   }
 
+  /// Delivers a run of queued broadcasts: the first begins a walk with the
+  /// lock, and each joins it without the lock.
+  func deliver(_ jobs: ArraySlice<_DeliveryJob>, at destination: _Destination) {
+    guard jobs.count > 1, let end = jobs.lazy.map(\.end).max() else {
+      for job in jobs { deliver(job, at: destination) }
+      return
+    }
+    _QueuedBroadcasts.checkIsolation(of: jobs[jobs.startIndex], at: destination)
+    let run = storage.beginBroadcast(registeredBefore: end)
+    defer { storage.endBroadcast(run) }
+    for job in jobs {
+      let broadcast = job.payload as! _QueuedBroadcast<Observer>
+      let cursor = storage.beginBroadcast(alongside: run, registeredBefore: job.end)
+      storage.forEach(from: cursor) { object, witnessTable in
+        _ObserverLayout.withObserver(object, witnessTable) { broadcast.body($0) }
+      }
+    }
+  }
+
   /// A broadcast for an actor that is gone has no one to reach.
   func drop(_ job: _DeliveryJob, at destination: _Destination) {}
 }

@@ -1,6 +1,8 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+public import _MulticastAtomics
+
 // Questions about the registrations as a whole, answered at one instant.
 //
 // A broadcast's rule (the registrations present when it began, minus those
@@ -198,8 +200,12 @@ extension _ObserverStorage {
 
   /// The number the next registration will get: a broadcast made now
   /// reaches the registrations numbered below it.
+  ///
+  /// Read without the lock, from the word each critical section publishes
+  /// as it ends: a registration that returned before the call is counted,
+  /// one under way may or may not be, as with any call made concurrently.
   @inlinable
   var nextSequence: UInt64 {
-    withLockedState { $0.nextSequence }
+    _multicast_load_acquire(readers.words + _ReaderSlots.nextSequenceWord)
   }
 }
