@@ -30,6 +30,7 @@ extension _DeliverySource {
 /// subject's and every face's work, in the order it was queued, and the
 /// queue is compiled once in this module. A value of up to three words fits
 /// in the `Any` without an allocation.
+@usableFromInline
 struct _DeliveryJob: @unchecked Sendable {
   // @unchecked Sendable: a job goes to another isolation only to reach the
   // subscriptions made there. With a `Sendable` value that is what the types
@@ -51,10 +52,10 @@ struct _DeliveryJob: @unchecked Sendable {
   /// it.
   unowned(unsafe) let source: any _DeliverySource
   /// The value sent, or the broadcast's body.
-  let payload: Any
+  @usableFromInline let payload: Any
   /// The registrations a send reaches are those numbered below `end`: the
   /// ones made before it was sent.
-  let end: UInt64
+  @usableFromInline let end: UInt64
 
   init(_ source: any _DeliverySource, payload: Any, end: UInt64) {
     _ = Unmanaged.passUnretained(source as AnyObject).retain()

@@ -16,8 +16,9 @@
 ///
 /// The body's type is spelled with `Observer`, as in the methods that take
 /// it, so that storing it needs no reabstraction thunk.
+@usableFromInline
 struct _QueuedBroadcast<Observer>: Sendable {
-  let body: @Sendable (Observer) -> Void
+  @usableFromInline let body: @Sendable (Observer) -> Void
 
   /// A body isolated to the main actor.
   init(mainActor body: @escaping @MainActor @Sendable (Observer) -> Void) {

@@ -110,29 +110,31 @@ extension MulticastDelegate: _DeliverySource {
   /// ``onActor(_:)`` queued, on the actor its body is isolated to.
   func deliver(_ job: _DeliveryJob, at destination: _Destination) {
     _QueuedBroadcasts.checkIsolation(of: job, at: destination)
-    // Only those two methods queue a multicast delegate's jobs, each with
-    // this payload.
-    let broadcast = job.payload as! _QueuedBroadcast<Observer>
-    storage.forEach(registeredBefore: job.end) { object, witnessTable in
-      _ObserverLayout.withObserver(object, witnessTable) { broadcast.body($0) }
-    }
+    withUnsafePointer(to: job) { deliverRun(self, UnsafeBufferPointer(start: $0, count: 1)) }
   }
 
-  /// Delivers a run of queued broadcasts: the first begins a walk with the
-  /// lock, and each joins it without the lock.
+  /// Delivers a run of queued broadcasts, in order, on their actor.
   func deliver(_ jobs: ArraySlice<_DeliveryJob>, at destination: _Destination) {
-    guard jobs.count > 1, let end = jobs.lazy.map(\.end).max() else {
-      for job in jobs { deliver(job, at: destination) }
-      return
-    }
-    _QueuedBroadcasts.checkIsolation(of: jobs[jobs.startIndex], at: destination)
+    guard let first = jobs.first else { return }
+    _QueuedBroadcasts.checkIsolation(of: first, at: destination)
+    jobs.withUnsafeBufferPointer { deliverRun(self, $0) }
+  }
+
+  /// Delivers a run of queued broadcasts, each to the observers registered
+  /// when it was made and not removed before their turn: the first walk
+  /// begins with the lock, and each job joins it without.
+  @inlinable
+  func deliverQueued(_ jobs: UnsafeBufferPointer<_DeliveryJob>) {
+    guard let end = jobs.lazy.map(\.end).max() else { return }
     let run = storage.beginBroadcast(registeredBefore: end)
     defer { storage.endBroadcast(run) }
-    for job in jobs {
-      let broadcast = job.payload as! _QueuedBroadcast<Observer>
-      let cursor = storage.beginBroadcast(alongside: run, registeredBefore: job.end)
+    for index in jobs.indices {
+      // Only onMainActor and onActor queue a multicast delegate's jobs,
+      // each with this payload.
+      let body = (jobs[index].payload as! _QueuedBroadcast<Observer>).body
+      let cursor = storage.beginBroadcast(alongside: run, registeredBefore: jobs[index].end)
       storage.forEach(from: cursor) { object, witnessTable in
-        _ObserverLayout.withObserver(object, witnessTable) { broadcast.body($0) }
+        _ObserverLayout.withObserver(object, witnessTable) { body($0) }
       }
     }
   }

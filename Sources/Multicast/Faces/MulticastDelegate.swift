@@ -133,11 +133,18 @@ public final class MulticastDelegate<Observer> {
   @usableFromInline
   let rebuildsObservers: Bool
 
+  /// Delivers a run of broadcasts queued for another actor: made where the
+  /// initializer is inlined, so that it is specialized for `Observer` as a
+  /// broadcast made there is.
+  @usableFromInline
+  let deliverRun: @Sendable (MulticastDelegate, UnsafeBufferPointer<_DeliveryJob>) -> Void
+
   /// Creates an empty multicast delegate.
   ///
   /// - Complexity: O(1).
+  @inlinable
   public convenience init() {
-    self.init(rebuildingObservers: true)
+    self.init(rebuildingObservers: true) { $0.deliverQueued($1) }
   }
 
   /// Whether every value of `Observer` is a class instance, so that no
@@ -145,8 +152,16 @@ public final class MulticastDelegate<Observer> {
   @usableFromInline
   let observersAreObjects = _ObserverLayout<Observer>.isClassBound
 
-  init(rebuildingObservers: Bool) {
+  @usableFromInline
+  init(
+    rebuildingObservers: Bool,
+    deliveringRunsWith deliverRun:
+      @escaping @Sendable (MulticastDelegate, UnsafeBufferPointer<_DeliveryJob>) -> Void = {
+        $0.deliverQueued($1)
+      }
+  ) {
     self.rebuildsObservers = rebuildingObservers
+    self.deliverRun = deliverRun
   }
 }
 
