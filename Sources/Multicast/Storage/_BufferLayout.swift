@@ -5,7 +5,7 @@
 /// made, and kept in its header.
 ///
 /// ```
-/// | header | stamps 0..<c | entries 0..<c | payloads 0..<c | index slots |
+/// | header | stamps 0..<c | entries 0..<c | payloads 0..<c | index buckets |
 /// ```
 ///
 /// Each region starts at the first offset after the one before that suits the
@@ -18,7 +18,7 @@ struct _BufferLayout {
   @usableFromInline let entriesOffset: Int
   @usableFromInline let payloadsOffset: Int
   let indexOffset: Int
-  let indexSlotCount: Int
+  let indexBucketCount: Int
   /// The bytes the whole buffer takes.
   let byteCount: Int
 
@@ -39,8 +39,8 @@ struct _BufferLayout {
     payloadsOffset = Self.aligned(entriesEnd, to: MemoryLayout<Payload>.alignment)
     let payloadsEnd = payloadsOffset + capacity * MemoryLayout<Payload>.stride
     indexOffset = Self.aligned(payloadsEnd, to: MemoryLayout<UInt32>.alignment)
-    indexSlotCount = Index.slotCount(forCapacity: capacity)
-    byteCount = indexOffset + indexSlotCount * MemoryLayout<UInt32>.stride
+    indexBucketCount = Index.bucketCount(forCapacity: capacity)
+    byteCount = indexOffset + indexBucketCount * MemoryLayout<UInt32>.stride
   }
 
   /// The alignment of a buffer's allocation: that of its most demanding

@@ -12,15 +12,15 @@
 /// allocation, after the entries, and the buffer alone keeps it up to date.
 @usableFromInline
 protocol _EntryIndex {
-  /// The number of 32-bit slots a buffer of `capacity` entries sets aside.
-  static func slotCount(forCapacity capacity: Int) -> Int
+  /// The number of 32-bit buckets a buffer of `capacity` entries sets aside.
+  static func bucketCount(forCapacity capacity: Int) -> Int
 
   /// Whether the index files entries at all: whether invariant checks
   /// should expect every registered entry in it.
   static var filesEntries: Bool { get }
 
-  /// A view of `slotCount` slots at `slots`.
-  init(slots: UnsafeMutablePointer<UInt32>, slotCount: Int)
+  /// A view of `bucketCount` buckets at `buckets`.
+  init(buckets: UnsafeMutablePointer<UInt32>, bucketCount: Int)
 
   /// The position filed under `key`, if any; `entries` holds the keys.
   func position(of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>) -> Int?
@@ -34,7 +34,7 @@ protocol _EntryIndex {
   /// Takes every key out.
   func removeAll()
 
-  /// The number of keys filed; O(slots).
+  /// The number of keys filed; O(buckets).
   var count: Int { get }
 }
 
@@ -42,11 +42,11 @@ protocol _EntryIndex {
 @usableFromInline
 struct _Unindexed: _EntryIndex {
   @usableFromInline
-  static func slotCount(forCapacity capacity: Int) -> Int { 0 }
+  static func bucketCount(forCapacity capacity: Int) -> Int { 0 }
   @usableFromInline
   static var filesEntries: Bool { false }
   @usableFromInline
-  init(slots: UnsafeMutablePointer<UInt32>, slotCount: Int) {}
+  init(buckets: UnsafeMutablePointer<UInt32>, bucketCount: Int) {}
   @usableFromInline
   func position(
     of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>

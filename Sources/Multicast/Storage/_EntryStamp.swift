@@ -37,7 +37,7 @@ struct _EntryStamp {
   /// Whether the entry is registered and not moved: whether a broadcast
   /// calls it (if its object is alive).
   @inlinable
-  var isCurrent: Bool { rawValue & 3 == 0 }
+  var isRegisteredHere: Bool { rawValue & 3 == 0 }
   @usableFromInline
   var isRemoved: Bool { rawValue & Self.removedFlag != 0 }
   @usableFromInline

@@ -78,7 +78,7 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
       .bindMemory(to: UInt64.self, capacity: capacity)
     (memory + layout.entriesOffset).bindMemory(to: _ObserverEntry.self, capacity: capacity)
     (memory + layout.payloadsOffset).bindMemory(to: Payload.self, capacity: capacity)
-    (memory + layout.indexOffset).bindMemory(to: UInt32.self, capacity: layout.indexSlotCount)
+    (memory + layout.indexOffset).bindMemory(to: UInt32.self, capacity: layout.indexBucketCount)
     let buffer = _ObserverBuffer(base: memory)
     buffer.index.removeAll()
     return buffer
@@ -143,8 +143,8 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
   var index: Index {
     let layout = header.pointee.layout
     return Index(
-      slots: (base + layout.indexOffset).assumingMemoryBound(to: UInt32.self),
-      slotCount: layout.indexSlotCount)
+      buckets: (base + layout.indexOffset).assumingMemoryBound(to: UInt32.self),
+      bucketCount: layout.indexBucketCount)
   }
 
   /// The entry at `position`, which must be below ``capacity``.

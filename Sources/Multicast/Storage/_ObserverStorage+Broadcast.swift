@@ -77,7 +77,7 @@ extension _ObserverStorage {
     defer { endBroadcast(cursor) }
     while cursor.position < cursor.endPosition {
       let stamp = cursor.buffer.stamp(at: cursor.position)
-      if _fastPath(stamp.isCurrent) {
+      if _fastPath(stamp.isRegisteredHere) {
         if let object = cursor.entries[cursor.position].object {
           try body(object, cursor.payloads[cursor.position])
         }
@@ -119,7 +119,7 @@ extension _ObserverStorage {
       "a walk of a storage with an owner lends another object")
     while cursor.position < cursor.endPosition {
       let stamp = cursor.buffer.stamp(at: cursor.position)
-      if _fastPath(stamp.isCurrent) {
+      if _fastPath(stamp.isRegisteredHere) {
         if isIncluded(cursor.payloads + cursor.position) {
           if cursor.entries[cursor.position].key == aliveKey {
             try body(alive, cursor.payloads + cursor.position)

@@ -87,7 +87,7 @@ extension _ObserverStorage.State {
     // never freed, so it needs no count (a new subject's first registration
     // so pays for no fence).
     let wasRead = replaced.capacity > 0 && isBufferRead
-    isBufferNewerThanEpoch = true
+    isBufferNewerThanFlip = true
     if wasRead {
       copyRegistered(from: replaced)
       retire(replaced, &garbage)
@@ -103,7 +103,7 @@ extension _ObserverStorage.State {
     var kept = 0
     for position in 0..<buffer.count {
       if buffer.stamp(at: position).isRemoved {
-        Self.drop(position, of: buffer, &garbage)
+        Self.destroyEntry(position, of: buffer, &garbage)
       } else {
         if kept != position { buffer.move(position, to: kept) }
         kept += 1
@@ -132,7 +132,7 @@ extension _ObserverStorage.State {
       guard position < buffer.count else { continue }
       let stamp = buffer.stamp(at: position)
       if stamp.sequence == sequence && !stamp.isRemoved {
-        flagRemoved(at: position)
+        leaveTombstone(at: position)
         flagged = true
       }
     }
@@ -147,7 +147,7 @@ extension _ObserverStorage.State {
   /// look at, count towards the next sweep, and may make it due at once if
   /// the buffer is full. A flag another change set meanwhile stays set.
   mutating func noteSweep(alive: Int, end: UInt64) {
-    sweptLive = alive
+    liveAtLastSweep = alive
     registrationsSinceSweep = Int(truncatingIfNeeded: nextSequence &- end)
     if buffer.isFull && isSweepDue { readers.setSweepWanted(true) }
   }
@@ -160,7 +160,7 @@ extension _ObserverStorage.State {
   ) {
     for position in 0..<replaced.count {
       if replaced.stamp(at: position).isRemoved {
-        Self.drop(position, of: replaced, &garbage)
+        Self.destroyEntry(position, of: replaced, &garbage)
       } else {
         buffer.appendMoving(position, of: replaced)
       }
@@ -183,7 +183,7 @@ extension _ObserverStorage.State {
   /// Has the mutation sweep once it has unlocked if a sweep is due: the
   /// sweep compacts if it finds any dead, so that their payloads go then,
   /// not when the buffer next fills.
-  mutating func sweepIfDue() {
+  mutating func wantSweepIfDue() {
     if isSweepDue { readers.setSweepWanted(true) }
   }
 
@@ -196,10 +196,10 @@ extension _ObserverStorage.State {
   mutating func removeLast(_ garbage: inout _ObserverStorage.Garbage) {
     removals &+= 1
     buffer.unfile(at: buffer.count - 1)
-    Self.drop(buffer.count - 1, of: buffer, &garbage)
+    Self.destroyEntry(buffer.count - 1, of: buffer, &garbage)
     buffer.count -= 1
     while buffer.count > 0 && buffer.stamp(at: buffer.count - 1).isRemoved {
-      Self.drop(buffer.count - 1, of: buffer, &garbage)
+      Self.destroyEntry(buffer.count - 1, of: buffer, &garbage)
       buffer.count -= 1
       tombstones -= 1
     }
@@ -211,7 +211,7 @@ extension _ObserverStorage.State {
   /// Its payload, unless it is plain data or a placeholder that replaced a
   /// payload released earlier, is released after the lock is: a handler's
   /// captures may run user code when they go.
-  private static func drop(
+  private static func destroyEntry(
     _ position: Int, of buffer: _ObserverStorage.Buffer,
     _ garbage: inout _ObserverStorage.Garbage
   ) {

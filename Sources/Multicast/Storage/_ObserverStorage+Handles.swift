@@ -41,11 +41,11 @@ extension _ObserverStorage.State where Index == _Unindexed {
       // Registrations ended this way never fill the buffer, so the sweep
       // that growing or compacting it would make comes here when due: a
       // target that died is dropped with its handler's captures.
-      sweepIfDue()
+      wantSweepIfDue()
       compactIfSparse(&garbage)
       return true
     }
-    markRemoved(at: position)
+    remove(at: position)
     if let placeholder { releasePayload(at: position, replacingWith: placeholder, &garbage) }
     compactIfSparse(&garbage)
     return true
@@ -102,7 +102,7 @@ extension _ObserverStorage.State where Index == _Unindexed {
     for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
       guard predicate(buffer.entry(at: position).pointee.key, buffer.payload(at: position).pointee)
       else { continue }
-      markRemoved(at: position)
+      remove(at: position)
       if let placeholder { releasePayload(at: position, replacingWith: placeholder, &garbage) }
       removed += 1
     }

@@ -59,13 +59,13 @@ extension _ObserverStorage.State {
   private func checkReaders() {
     let words = readers.words
     precondition(epoch <= 1, "epoch \(epoch)")
-    let waiting = waitingBeforeFlip + waitingSinceFlip
+    let waiting = retiredBeforeFlip + retiredSinceFlip
     precondition(
       Set(waiting.map(\.base)).count == waiting.count, "a buffer waits twice")
     precondition(
       !waiting.contains { $0.base == buffer.base }, "the current buffer waits to be freed")
     precondition(
-      (words[_ReaderSlots.waitingWord] != 0) == !waiting.isEmpty,
+      (words[_ReaderSlots.retiredWord] != 0) == !waiting.isEmpty,
       "the waiting flag disagrees with the waiting buffers")
   }
 

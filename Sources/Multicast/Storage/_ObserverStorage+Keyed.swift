@@ -20,7 +20,7 @@ extension _ObserverStorage where Index == _PositionIndex {
         // The caller holds `object`, so this load cannot release the last
         // reference to a live object.
         if state.buffer.entry(at: position).pointee.object === object { return false }
-        state.markRemoved(at: position)
+        state.remove(at: position)
         state.compactIfSparse(&garbage)
       }
       state.register(object, payload: payload, &garbage)
@@ -41,7 +41,7 @@ extension _ObserverStorage where Index == _PositionIndex {
     let key = ObjectIdentifier(object)
     mutate { state, garbage in
       guard let position = state.buffer.position(of: key) else { return }
-      state.markRemoved(at: position)
+      state.remove(at: position)
       state.compactIfSparse(&garbage)
     }
   }

@@ -45,14 +45,14 @@ extension _ObserverStorage.State {
   ///
   /// Broadcasts under way see the flag and skip the entry. Call
   /// ``compactIfSparse(_:)`` once the mutation's removals are done.
-  mutating func markRemoved(at position: Int) {
+  mutating func remove(at position: Int) {
     removals &+= 1
-    flagRemoved(at: position)
+    leaveTombstone(at: position)
   }
 
-  /// Flags the entry at `position` removed, as ``markRemoved(at:)`` does,
+  /// Flags the entry at `position` removed, as ``remove(at:)`` does,
   /// without counting a removal: a sweep's, of a registration already dead.
-  mutating func flagRemoved(at position: Int) {
+  mutating func leaveTombstone(at position: Int) {
     let stamp = buffer.stamp(at: position)
     precondition(!stamp.isRemoved, "removing a removed entry")
     buffer.setStamp(stamp.adding(_EntryStamp.removedFlag), at: position)
@@ -66,7 +66,7 @@ extension _ObserverStorage.State {
   mutating func removeAll(_ garbage: inout _ObserverStorage.Garbage) -> Bool {
     var removed = false
     for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
-      markRemoved(at: position)
+      remove(at: position)
       removed = true
     }
     compactIfSparse(&garbage)
@@ -86,6 +86,6 @@ extension _ObserverStorage.State {
   /// does; at twice rather than once, observers that come and go at a
   /// steady number pay half a load each, not one.
   var isSweepDue: Bool {
-    registrationsSinceSweep >= 2 * Swift.max(sweptLive, Self.minimumCapacity)
+    registrationsSinceSweep >= 2 * Swift.max(liveAtLastSweep, Self.minimumCapacity)
   }
 }

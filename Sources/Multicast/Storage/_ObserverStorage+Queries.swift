@@ -102,7 +102,7 @@ extension _ObserverStorage {
     defer { endBroadcast(cursor) }
     while cursor.position < cursor.endPosition {
       let stamp = cursor.buffer.stamp(at: cursor.position)
-      if stamp.isCurrent {
+      if stamp.isRegisteredHere {
         if !body(cursor.entries + cursor.position, stamp) { return }
       } else if !stamp.isRemoved {
         // Moved: go on in the buffer that replaced this one.

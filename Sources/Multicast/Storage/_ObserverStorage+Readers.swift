@@ -50,7 +50,7 @@ extension _ObserverStorage {
     #endif
     _multicast_fence_acquire()
     guard _multicast_load_seq_cst(readers.words + _ReaderSlots.versionWord) == version else {
-      if readers.uncount(counter) { reclaim() }
+      if readers.uncount(counter) { freeRetiredBuffers() }
       return nil
     }
     // Checked: the buffer was current, with that count, when the broadcast
@@ -65,7 +65,7 @@ extension _ObserverStorage {
   @usableFromInline
   func beginBroadcastLocked() -> _BroadcastCursor<Payload, Index> {
     withLockedState(changing: false) { state in
-      state.readers.makeSpread()
+      state.readers.makeOtherSlots()
       return state.beginBroadcast()
     }
   }
@@ -106,7 +106,7 @@ extension _ObserverStorage {
   /// buffers wait to be freed.
   @inlinable
   func endBroadcast(_ cursor: _BroadcastCursor<Payload, Index>) {
-    if _slowPath(readers.uncount(cursor.counter)) { reclaim() }
+    if _slowPath(readers.uncount(cursor.counter)) { freeRetiredBuffers() }
   }
 
   /// Frees the replaced buffers that no broadcast reads any more, and flips
@@ -116,13 +116,13 @@ extension _ObserverStorage {
   /// so it only takes the lock; a flip, in a second section, marks the
   /// version busy.
   @usableFromInline
-  func reclaim() {
+  func freeRetiredBuffers() {
     var garbage = Garbage()
     let mustFlip = withLockedState(changing: false) { state in
-      state.reclaim(&garbage, flipping: false)
+      state.freeRetiredBuffers(&garbage, flipping: false)
     }
     if mustFlip {
-      withLockedState { state in _ = state.reclaim(&garbage, flipping: true) }
+      withLockedState { state in _ = state.freeRetiredBuffers(&garbage, flipping: true) }
     }
     _ = consume garbage
   }
@@ -142,7 +142,7 @@ extension _ObserverStorage {
         position: current.position(ofFirst: sequence, below: current.count),
         endPosition: current.position(ofFirst: end, below: current.count),
         end: end, counter: state.countBroadcast())
-      if state.readers.uncount(exited) { _ = state.reclaim(&garbage, flipping: true) }
+      if state.readers.uncount(exited) { _ = state.freeRetiredBuffers(&garbage, flipping: true) }
       return relocated
     }
   }
@@ -170,7 +170,7 @@ extension _ObserverStorage.State {
   /// this one too.
   var isBufferRead: Bool {
     let (inEpoch, inOther) = epochCounts()
-    return inEpoch > 0 || (!isBufferNewerThanEpoch && inOther > 0)
+    return inEpoch > 0 || (!isBufferNewerThanFlip && inOther > 0)
   }
 
   /// The broadcasts counted in the current epoch and in the other.
@@ -193,14 +193,14 @@ extension _ObserverStorage.State {
   mutating func retire(
     _ replaced: _ObserverStorage.Buffer, _ garbage: inout _ObserverStorage.Garbage
   ) {
-    waitingSinceFlip.append(replaced)
+    retiredSinceFlip.append(replaced)
     // Set before the slots are read: a broadcast that ends unseen by
     // `reclaim` sees the flag, and reclaims.
-    readers.setWaiting(true)
-    if reclaim(&garbage, flipping: true) {
+    readers.setHasRetired(true)
+    if freeRetiredBuffers(&garbage, flipping: true) {
       // The epoch flipped in the section that made the buffer current: the
       // broadcasts counted in the other epoch began before, in older buffers.
-      isBufferNewerThanEpoch = true
+      isBufferNewerThanFlip = true
     }
   }
 
@@ -214,31 +214,33 @@ extension _ObserverStorage.State {
   ///
   /// - Returns: With `flipping`, whether the epoch flipped; without it,
   ///   whether a flip is due.
-  mutating func reclaim(_ garbage: inout _ObserverStorage.Garbage, flipping: Bool) -> Bool {
+  mutating func freeRetiredBuffers(
+    _ garbage: inout _ObserverStorage.Garbage, flipping: Bool
+  ) -> Bool {
     var flipped = false
     let (inEpoch, inOther) = epochCounts()
     if inOther == 0 {
       // Every broadcast that could read a buffer retired before the last
       // flip has left.
-      for buffer in waitingBeforeFlip { garbage.keep(buffer: buffer) }
-      waitingBeforeFlip.removeAll()
+      for buffer in retiredBeforeFlip { garbage.keep(buffer: buffer) }
+      retiredBeforeFlip.removeAll()
       // No broadcast is counted in the other epoch, so it may become the
       // current one: the broadcasts counted in this one then all began
       // before the flip, and once they leave, nothing reads the buffers
       // retired until now.
-      if !waitingSinceFlip.isEmpty {
+      if !retiredSinceFlip.isEmpty {
         guard flipping else { return true }
         epoch ^= 1
         flipped = true
-        isBufferNewerThanEpoch = false
-        swap(&waitingBeforeFlip, &waitingSinceFlip)
+        isBufferNewerThanFlip = false
+        swap(&retiredBeforeFlip, &retiredSinceFlip)
         if inEpoch == 0 {
-          for buffer in waitingBeforeFlip { garbage.keep(buffer: buffer) }
-          waitingBeforeFlip.removeAll()
+          for buffer in retiredBeforeFlip { garbage.keep(buffer: buffer) }
+          retiredBeforeFlip.removeAll()
         }
       }
     }
-    if waitingBeforeFlip.isEmpty && waitingSinceFlip.isEmpty { readers.setWaiting(false) }
+    if retiredBeforeFlip.isEmpty && retiredSinceFlip.isEmpty { readers.setHasRetired(false) }
     return flipped
   }
 }

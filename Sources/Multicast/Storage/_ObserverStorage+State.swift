@@ -18,14 +18,14 @@ extension _ObserverStorage {
     /// made current after the epoch last flipped, or in the section that
     /// flipped it, so every broadcast counted in the other epoch began in an
     /// older buffer (and counts itself again if it goes on in this one).
-    var isBufferNewerThanEpoch = true
+    var isBufferNewerThanFlip = true
     /// Buffers replaced while broadcasts may read them, replaced before the
     /// epoch last flipped: freed once no broadcast is counted in the other
     /// epoch.
-    var waitingBeforeFlip: [Buffer] = []
+    var retiredBeforeFlip: [Buffer] = []
     /// Buffers replaced while broadcasts may read them, since the epoch last
     /// flipped: they wait for the next flip.
-    var waitingSinceFlip: [Buffer] = []
+    var retiredSinceFlip: [Buffer] = []
     /// The sequence number of the next registration.
     @usableFromInline
     var nextSequence: UInt64 = 0
@@ -36,7 +36,7 @@ extension _ObserverStorage {
     /// The number of entries in `buffer` flagged removed.
     var tombstones = 0
     /// How many entries were alive at the last sweep.
-    var sweptLive = 0
+    var liveAtLastSweep = 0
     /// How many registrations were made since the last sweep.
     var registrationsSinceSweep = 0
     /// The object that owns the storage, if it said so with

@@ -7,7 +7,7 @@ extension _ObserverStorage {
   /// The number of entry slots and index slots the storage holds: the figure
   /// that must stay proportional to the live registrations.
   var capacity: Int {
-    read { state in state.buffer.capacity + state.buffer.header.pointee.layout.indexSlotCount }
+    read { state in state.buffer.capacity + state.buffer.header.pointee.layout.indexBucketCount }
   }
 
   /// The current buffer's count of entries (tombstones included) and its
@@ -20,7 +20,7 @@ extension _ObserverStorage {
   /// The number of replaced buffers kept for broadcasts that may still
   /// read them.
   var retiredBufferCount: Int {
-    read { state in state.waitingBeforeFlip.count + state.waitingSinceFlip.count }
+    read { state in state.retiredBeforeFlip.count + state.retiredSinceFlip.count }
   }
 
 }

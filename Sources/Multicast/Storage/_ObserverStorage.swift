@@ -130,21 +130,21 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
   /// Creates an empty storage.
   init() {
     // One allocation: the state, the lock, the readers' control words, the
-    // first, empty buffer, and last the readers' home slot, on a line of
+    // first, empty buffer, and last the readers' first slot, on a line of
     // its own.
     let lockOffset = _BufferLayout.aligned(MemoryLayout<State>.stride, to: _Lock.alignment)
     let controlOffset = _BufferLayout.aligned(
       lockOffset + _Lock.byteCount, to: MemoryLayout<UInt64>.alignment)
     let bufferOffset = _BufferLayout.aligned(
       controlOffset + _ReaderSlots.controlBytes, to: Buffer.alignment)
-    let homeOffset = _BufferLayout.aligned(
+    let firstSlotOffset = _BufferLayout.aligned(
       bufferOffset + Buffer.byteCount(capacity: 0), to: 16)
     let memory = UnsafeMutableRawPointer.allocate(
-      byteCount: homeOffset + _ReaderSlots.homeSlotBytes,
+      byteCount: firstSlotOffset + _ReaderSlots.firstSlotBytes,
       alignment: Swift.max(MemoryLayout<State>.alignment, _Lock.alignment, Buffer.alignment, 16))
     let empty = Buffer.initialize(at: memory + bufferOffset, capacity: 0)
     let readers = _ReaderSlots(
-      control: memory + controlOffset, home: memory + homeOffset, buffer: empty.base)
+      control: memory + controlOffset, firstSlot: memory + firstSlotOffset, buffer: empty.base)
     state = memory.bindMemory(to: State.self, capacity: 1)
     state.initialize(to: State(buffer: empty, readers: readers))
     self.readers = readers
@@ -155,8 +155,8 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     // No broadcast can be running: each borrows the storage's owner.
     let state = self.state.move()
     state.buffer.deallocate()
-    for buffer in state.waitingBeforeFlip { buffer.deallocate() }
-    for buffer in state.waitingSinceFlip { buffer.deallocate() }
+    for buffer in state.retiredBeforeFlip { buffer.deallocate() }
+    for buffer in state.retiredSinceFlip { buffer.deallocate() }
     state.readers.destroy()
     lock.destroy()
     self.state.deallocate()

@@ -7,30 +7,30 @@ public import _MulticastAtomics
 // broadcast in, and out.
 
 extension _ReaderSlots {
-  /// Counts a broadcast begun with the lock held in the home slot, in the
+  /// Counts a broadcast begun with the lock held in the first slot, in the
   /// current epoch.
   ///
   /// - Returns: The counter to take the one back from.
   @inlinable
   func countLocked(epoch: UInt64) -> UnsafeMutablePointer<UInt64> {
-    let counter = homeSlot + Int(epoch)
+    let counter = firstSlot + Int(epoch)
     _ = _multicast_fetch_add_seq_cst(counter, 1)
     return counter
   }
 
-  /// The calling thread's slot, if it has one yet: the home slot for the
+  /// The calling thread's slot, if it has one yet: the first slot for the
   /// first thread that asks, a slot among the others' for every other
   /// thread once they are made.
   @inlinable
   func slotOfCallingThread() -> UnsafeMutablePointer<UInt64>? {
     let number = UInt64(_multicast_thread_number()) &+ 1
-    let home = _multicast_load_relaxed(words + Self.homeWord)
-    if _fastPath(home == number) { return homeSlot }
-    if home == 0 && _multicast_compare_exchange(words + Self.homeWord, 0, number) {
-      return homeSlot
+    let firstThread = _multicast_load_relaxed(words + Self.firstThreadWord)
+    if _fastPath(firstThread == number) { return firstSlot }
+    if firstThread == 0 && _multicast_compare_exchange(words + Self.firstThreadWord, 0, number) {
+      return firstSlot
     }
-    guard let spread else { return nil }
-    return spread + Int(number % UInt64(Self.spreadCount)) * Self.lineWords
+    guard let otherSlots else { return nil }
+    return otherSlots + Int(number % UInt64(Self.otherSlotCount)) * Self.lineWords
   }
 
   #if MULTICAST_INTERNAL_CHECKS
@@ -55,6 +55,6 @@ extension _ReaderSlots {
   @inlinable
   func uncount(_ counter: UnsafeMutablePointer<UInt64>) -> Bool {
     _ = _multicast_fetch_sub_seq_cst(counter, 1)
-    return _multicast_load_seq_cst(words + Self.waitingWord) != 0
+    return _multicast_load_seq_cst(words + Self.retiredWord) != 0
   }
 }

@@ -13,7 +13,7 @@ public import _MulticastAtomics
 // - Words. Control words, written only with the lock held: the version, the
 //   current buffer's address, its count, the next sequence number,
 //   whether buffers wait to be freed, and whether a mutation should sweep
-//   once it has unlocked (a hint). A line of counters, the home slot, for
+//   once it has unlocked (a hint). A line of counters, the first slot, for
 //   the first thread that broadcasts without the lock and for broadcasts
 //   begun with it; the slots of other threads, eight lines, are made when a
 //   second thread first broadcasts. Each slot has a counter per epoch.
@@ -31,7 +31,7 @@ public import _MulticastAtomics
 //   buffer below that count. It touches no buffer before that check: one
 //   counted in an epoch that has flipped since may hold the address of a
 //   buffer that a later section freed, having seen it counted only in the
-//   other epoch. Beginning with the lock adds one to the home slot for the
+//   other epoch. Beginning with the lock adds one to the first slot for the
 //   current epoch: no critical section can run meanwhile.
 // - Ending. Take the one back (sequentially consistent), then read whether
 //   buffers wait to be freed (sequentially consistent); if so, take the lock
@@ -56,7 +56,7 @@ public import _MulticastAtomics
 //   back; the section sets the flag before it reads the slots, so one of the
 //   two sees the other).
 //
-// What it costs: eight words and a line per storage (the home slot, with room
+// What it costs: eight words and a line per storage (the first slot, with room
 // to align it), and eight lines more for a storage that two threads
 // broadcast through without the lock.
 
@@ -65,16 +65,16 @@ public import _MulticastAtomics
 /// protocol above.
 ///
 /// A view of memory in the storage's allocation: the control words, and the
-/// home slot on a line of its own.
+/// first slot on a line of its own.
 @usableFromInline
 struct _ReaderSlots {
   /// The control words.
   @usableFromInline
   let words: UnsafeMutablePointer<UInt64>
-  /// The home slot: the first thread's that broadcasts without the lock, and
+  /// The first slot: the first thread's that broadcasts without the lock, and
   /// every broadcast's begun with it.
   @usableFromInline
-  let homeSlot: UnsafeMutablePointer<UInt64>
+  let firstSlot: UnsafeMutablePointer<UInt64>
 
   /// The bytes between words that two threads write at once: a cache line,
   /// or two, which some processors fetch together.
@@ -90,9 +90,9 @@ struct _ReaderSlots {
   @usableFromInline
   static var lineWords: Int { lineBytes / MemoryLayout<UInt64>.stride }
 
-  /// The number of slots made for threads other than the home slot's.
+  /// The number of slots made for threads other than the first slot's.
   @usableFromInline
-  static var spreadCount: Int { 8 }
+  static var otherSlotCount: Int { 8 }
 
   /// The number of control words.
   static var controlWordCount: Int { 8 }
@@ -100,34 +100,34 @@ struct _ReaderSlots {
   /// The bytes the control words take, 8-byte aligned.
   static var controlBytes: Int { controlWordCount * MemoryLayout<UInt64>.stride }
 
-  /// The bytes to set aside for the home slot, at any 16-byte aligned
+  /// The bytes to set aside for the first slot, at any 16-byte aligned
   /// address: room to align it to a line, and the line.
-  static var homeSlotBytes: Int { 2 * lineBytes - 16 }
+  static var firstSlotBytes: Int { 2 * lineBytes - 16 }
 
   /// Makes the control words in `control` (``controlBytes``) and the home
-  /// slot on the first line boundary in `home` (``homeSlotBytes``), for a
+  /// slot on the first line boundary in `home` (``firstSlotBytes``), for a
   /// storage whose first buffer is `buffer`.
   ///
-  /// The home slot is aligned here rather than by the allocation, so that
+  /// The first slot is aligned here rather than by the allocation, so that
   /// the storage's allocation needs no more than the allocator's natural
   /// alignment: an over-aligned allocation makes each storage slower to
   /// make.
   init(
-    control: UnsafeMutableRawPointer, home: UnsafeMutableRawPointer,
+    control: UnsafeMutableRawPointer, firstSlot slotMemory: UnsafeMutableRawPointer,
     buffer: UnsafeMutableRawPointer
   ) {
     words = control.bindMemory(to: UInt64.self, capacity: Self.controlWordCount)
     words.initialize(repeating: 0, count: Self.controlWordCount)
     words[Self.bufferWord] = UInt64(UInt(bitPattern: buffer))
-    let line = _BufferLayout.aligned(Int(bitPattern: home), to: Self.lineBytes)
-    homeSlot = UnsafeMutableRawPointer(bitPattern: line).unsafelyUnwrapped
+    let line = _BufferLayout.aligned(Int(bitPattern: slotMemory), to: Self.lineBytes)
+    firstSlot = UnsafeMutableRawPointer(bitPattern: line).unsafelyUnwrapped
       .bindMemory(to: UInt64.self, capacity: Self.lineWords)
-    homeSlot.initialize(repeating: 0, count: Self.lineWords)
+    firstSlot.initialize(repeating: 0, count: Self.lineWords)
   }
 
   /// Frees the other threads' slots, if any were made.
   func destroy() {
-    if let spread { UnsafeMutableRawPointer(spread).deallocate() }
+    if let otherSlots { UnsafeMutableRawPointer(otherSlots).deallocate() }
   }
 
   // MARK: Control words
@@ -135,9 +135,9 @@ struct _ReaderSlots {
   @usableFromInline static var versionWord: Int { 0 }
   @usableFromInline static var bufferWord: Int { 1 }
   @usableFromInline static var nextSequenceWord: Int { 2 }
-  @usableFromInline static var waitingWord: Int { 3 }
-  @usableFromInline static var homeWord: Int { 4 }
-  @usableFromInline static var spreadWord: Int { 5 }
+  @usableFromInline static var retiredWord: Int { 3 }
+  @usableFromInline static var firstThreadWord: Int { 4 }
+  @usableFromInline static var otherSlotsWord: Int { 5 }
   @usableFromInline static var countWord: Int { 6 }
   static var sweepWord: Int { 7 }
 
@@ -152,8 +152,8 @@ struct _ReaderSlots {
 
   /// The other threads' slots, one line each, once made.
   @inlinable
-  var spread: UnsafeMutablePointer<UInt64>? {
-    UnsafeMutablePointer(bitPattern: UInt(_multicast_load_acquire(words + Self.spreadWord)))
+  var otherSlots: UnsafeMutablePointer<UInt64>? {
+    UnsafeMutablePointer(bitPattern: UInt(_multicast_load_acquire(words + Self.otherSlotsWord)))
   }
 
   // MARK: Writers, with the lock held
@@ -187,8 +187,8 @@ struct _ReaderSlots {
 
   /// Sets or clears the flag that tells ending broadcasts that buffers wait
   /// to be freed.
-  func setWaiting(_ waiting: Bool) {
-    _multicast_store_seq_cst(words + Self.waitingWord, waiting ? 1 : 0)
+  func setHasRetired(_ waiting: Bool) {
+    _multicast_store_seq_cst(words + Self.retiredWord, waiting ? 1 : 0)
   }
 
   /// Sets or clears the flag that asks a mutation to sweep once it has
@@ -216,10 +216,10 @@ struct _ReaderSlots {
   /// buffer and waiting flag).
   func counts() -> (UInt64, UInt64) {
     _multicast_fence_seq_cst()
-    var counts = (_multicast_load_acquire(homeSlot), _multicast_load_acquire(homeSlot + 1))
-    if let spread {
-      for slot in 0..<Self.spreadCount {
-        let line = spread + slot * Self.lineWords
+    var counts = (_multicast_load_acquire(firstSlot), _multicast_load_acquire(firstSlot + 1))
+    if let otherSlots {
+      for slot in 0..<Self.otherSlotCount {
+        let line = otherSlots + slot * Self.lineWords
         counts.0 &+= _multicast_load_acquire(line)
         counts.1 &+= _multicast_load_acquire(line + 1)
       }
@@ -228,11 +228,11 @@ struct _ReaderSlots {
   }
 
   /// Makes the other threads' slots, unless they are made.
-  func makeSpread() {
-    guard spread == nil else { return }
-    let bytes = Self.spreadCount * Self.lineBytes
+  func makeOtherSlots() {
+    guard otherSlots == nil else { return }
+    let bytes = Self.otherSlotCount * Self.lineBytes
     let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: Self.lineBytes)
     memory.initializeMemory(as: UInt64.self, repeating: 0, count: bytes / 8)
-    _multicast_store_release(words + Self.spreadWord, UInt64(UInt(bitPattern: memory)))
+    _multicast_store_release(words + Self.otherSlotsWord, UInt64(UInt(bitPattern: memory)))
   }
 }
