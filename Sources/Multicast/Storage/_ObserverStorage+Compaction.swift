@@ -76,6 +76,9 @@ extension _ObserverStorage.State {
   private mutating func replaceBuffer(
     reserving extra: Int, _ garbage: inout _ObserverStorage.Garbage
   ) {
+    #if MULTICAST_INTERNAL_CHECKS
+    checkWriting()
+    #endif
     let registered = buffer.count - tombstones
     let replaced = buffer
     buffer = _ObserverStorage.Buffer.allocate(
@@ -100,6 +103,10 @@ extension _ObserverStorage.State {
   ///
   /// No broadcast may read the buffer.
   private mutating func compactInPlace(_ garbage: inout _ObserverStorage.Garbage) {
+    #if MULTICAST_INTERNAL_CHECKS
+    checkWriting()
+    checkUnread()
+    #endif
     var kept = 0
     for position in 0..<buffer.count {
       if buffer.stamp(at: position).isRemoved {
@@ -132,6 +139,9 @@ extension _ObserverStorage.State {
       guard position < buffer.count else { continue }
       let stamp = buffer.stamp(at: position)
       if stamp.sequence == sequence && !stamp.isRemoved {
+        #if MULTICAST_INTERNAL_CHECKS
+        checkDead(at: position)
+        #endif
         leaveTombstone(at: position)
         flagged = true
       }
@@ -158,6 +168,9 @@ extension _ObserverStorage.State {
   private func moveRegistered(
     from replaced: _ObserverStorage.Buffer, _ garbage: inout _ObserverStorage.Garbage
   ) {
+    #if MULTICAST_INTERNAL_CHECKS
+    if replaced.capacity > 0 { checkUnread() }
+    #endif
     for position in 0..<replaced.count {
       if replaced.stamp(at: position).isRemoved {
         Self.destroyEntry(position, of: replaced, &garbage)
@@ -194,6 +207,10 @@ extension _ObserverStorage.State {
   /// any made after it, as a view's that appears and goes, costs no
   /// compaction.
   mutating func removeLast(_ garbage: inout _ObserverStorage.Garbage) {
+    #if MULTICAST_INTERNAL_CHECKS
+    checkWriting()
+    checkUnread()
+    #endif
     removals &+= 1
     buffer.unfile(at: buffer.count - 1)
     Self.destroyEntry(buffer.count - 1, of: buffer, &garbage)

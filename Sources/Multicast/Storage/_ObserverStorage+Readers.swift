@@ -170,7 +170,11 @@ extension _ObserverStorage.State {
   /// this one too.
   var isBufferRead: Bool {
     let (inEpoch, inOther) = epochCounts()
-    return inEpoch > 0 || (!isBufferNewerThanFlip && inOther > 0)
+    let isRead = inEpoch > 0 || (!isBufferNewerThanFlip && inOther > 0)
+    #if MULTICAST_INTERNAL_CHECKS
+    if !isRead { section.isUnreadProven = true }
+    #endif
+    return isRead
   }
 
   /// The broadcasts counted in the current epoch and in the other.
@@ -185,7 +189,10 @@ extension _ObserverStorage.State {
   ///   ``_ObserverStorage/endBroadcast(_:)`` does.
   @inlinable
   func countBroadcast() -> UnsafeMutablePointer<UInt64> {
-    readers.countLocked(epoch: epoch)
+    #if MULTICAST_INTERNAL_CHECKS
+    section.isUnreadProven = false
+    #endif
+    return readers.countLocked(epoch: epoch)
   }
 
   /// Keeps `replaced`, which `buffer` just replaced and broadcasts may be
@@ -230,6 +237,9 @@ extension _ObserverStorage.State {
       // retired until now.
       if !retiredSinceFlip.isEmpty {
         guard flipping else { return true }
+        #if MULTICAST_INTERNAL_CHECKS
+        checkWriting()
+        #endif
         epoch ^= 1
         flipped = true
         isBufferNewerThanFlip = false

@@ -26,6 +26,11 @@ extension _ObserverStorage {
     /// Buffers replaced while broadcasts may read them, since the epoch last
     /// flipped: they wait for the next flip.
     var retiredSinceFlip: [Buffer] = []
+    #if MULTICAST_INTERNAL_CHECKS
+    /// What the invariant checks remember within one section.
+    @usableFromInline
+    let section = _SectionRecord()
+    #endif
     /// The sequence number of the next registration.
     @usableFromInline
     var nextSequence: UInt64 = 0

@@ -182,8 +182,14 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     changing: Bool = true, _ body: (inout State) -> Result
   ) -> Result {
     lock.lock()
+    #if MULTICAST_INTERNAL_CHECKS
+    state.pointee.section.isUnreadProven = false
+    #endif
     guard changing else {
       let result = body(&state.pointee)
+      #if MULTICAST_INTERNAL_CHECKS
+      state.pointee.checkPublished()
+      #endif
       lock.unlock()
       return result
     }
@@ -196,6 +202,9 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     readers.endWrite(
       version, buffer: buffer.base, count: buffer.count, epoch: state.pointee.epoch,
       nextSequence: state.pointee.nextSequence)
+    #if MULTICAST_INTERNAL_CHECKS
+    state.pointee.checkPublished()
+    #endif
     lock.unlock()
     return result
   }
