@@ -2,21 +2,16 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 /// How a buffer finds its entries by their object's identity: the one
-/// difference between the two registries over the shared storage.
+/// difference between the two registries (README.md, section 1).
 ///
-/// A keyed registry (a multicast delegate: at most one registration per
-/// object) files each entry's position under its key in a ``_PositionIndex``;
-/// a registry of handles (the events: any number per object, each found by
-/// its sequence number) keeps no index, ``_Unindexed``, whose operations do
-/// nothing and compile to nothing. The index lives in the buffer's own
-/// allocation, after the entries, and the buffer alone keeps it up to date.
+/// The index lives in the buffer's allocation, after the payloads, and the
+/// buffer alone keeps it up to date.
 @usableFromInline
 protocol _EntryIndex {
   /// The number of 32-bit buckets a buffer of `capacity` entries sets aside.
   static func bucketCount(forCapacity capacity: Int) -> Int
 
-  /// Whether the index files entries at all: whether invariant checks
-  /// should expect every registered entry in it.
+  /// Whether the index files entries at all (I10).
   static var filesEntries: Bool { get }
 
   /// A view of `bucketCount` buckets at `buckets`.
@@ -38,7 +33,7 @@ protocol _EntryIndex {
   var count: Int { get }
 }
 
-/// No index: registrations are found by their sequence numbers.
+/// No index, and no cost: registrations are found by their sequence numbers.
 @usableFromInline
 struct _Unindexed: _EntryIndex {
   @usableFromInline

@@ -6,10 +6,8 @@ import _MulticastAtomics
 // The checks of the invariants I1 to I10 that README.md states and argues.
 
 extension _ObserverStorage {
-  /// Checks the storage's internal consistency; traps if it is broken.
-  ///
-  /// Built with `MULTICAST_INTERNAL_CHECKS` defined, the storage checks itself
-  /// after every change to its state; tests also call this after theirs.
+  /// Checks the storage's invariants and traps if one is broken: for tests,
+  /// since checked builds check after every section anyway.
   func checkInvariants() {
     read { state in
       state.checkInvariants()
@@ -19,9 +17,7 @@ extension _ObserverStorage {
 }
 
 extension _ObserverStorage.State {
-  /// Checks the state's consistency with the lock held; traps if it is broken.
-  ///
-  /// O(n).
+  /// Checks the state's invariants with the lock held, in O(n).
   @usableFromInline
   func checkInvariants() {
     let count = buffer.count
