@@ -55,6 +55,7 @@ extension _ObserverStorage.State {
     precondition(
       (readers.words[_ReaderSlots.retiredWord] != 0) == !retired.isEmpty,
       "I6: the has-retired word disagrees with the retired buffers")
+    #if MULTICAST_INTERNAL_CHECKS
     for old in retired {
       precondition(
         (0..<old.count).allSatisfy { old.stamp(at: $0).isMoved },
@@ -63,6 +64,7 @@ extension _ObserverStorage.State {
     precondition(
       retiredSinceFlip.isEmpty || isBufferNewerThanFlip,
       "I7: a buffer was retired since the flip, but the current one is not newer than it")
+    #endif
   }
 
   /// Checks that the index files exactly the registered entries, each at its
