@@ -1,16 +1,13 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// Where each region of a buffer lies, computed once per buffer, when it is
-/// made, and kept in its header.
+/// Where each region of a buffer lies, computed once and kept in its header.
 ///
 /// ```
-/// | header | stamps 0..<c | entries 0..<c | payloads 0..<c | index slots |
+/// | header | stamps 0..<c | entries 0..<c | payloads 0..<c | index buckets |
 /// ```
 ///
-/// Each region starts at the first offset after the one before that suits the
-/// alignment of its elements, and the allocation is aligned to the largest of
-/// them, so every element is aligned.
+/// Each region is aligned for its elements, the allocation for the largest.
 @usableFromInline
 struct _BufferLayout {
   /// The number of entries the buffer has room for.
@@ -18,7 +15,7 @@ struct _BufferLayout {
   @usableFromInline let entriesOffset: Int
   @usableFromInline let payloadsOffset: Int
   let indexOffset: Int
-  let indexSlotCount: Int
+  let indexBucketCount: Int
   /// The bytes the whole buffer takes.
   let byteCount: Int
 
@@ -39,12 +36,11 @@ struct _BufferLayout {
     payloadsOffset = Self.aligned(entriesEnd, to: MemoryLayout<Payload>.alignment)
     let payloadsEnd = payloadsOffset + capacity * MemoryLayout<Payload>.stride
     indexOffset = Self.aligned(payloadsEnd, to: MemoryLayout<UInt32>.alignment)
-    indexSlotCount = Index.slotCount(forCapacity: capacity)
-    byteCount = indexOffset + indexSlotCount * MemoryLayout<UInt32>.stride
+    indexBucketCount = Index.bucketCount(forCapacity: capacity)
+    byteCount = indexOffset + indexBucketCount * MemoryLayout<UInt32>.stride
   }
 
-  /// The alignment of a buffer's allocation: that of its most demanding
-  /// region.
+  /// The alignment of a buffer's allocation.
   static func alignment<Header, Payload>(header: Header.Type, payload: Payload.Type) -> Int {
     Swift.max(
       MemoryLayout<Header>.alignment, MemoryLayout<UInt64>.alignment,

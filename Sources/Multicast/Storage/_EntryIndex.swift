@@ -2,25 +2,20 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 /// How a buffer finds its entries by their object's identity: the one
-/// difference between the two registries over the shared storage.
+/// difference between the two registries (README.md, section 1).
 ///
-/// A keyed registry (a multicast delegate: at most one registration per
-/// object) files each entry's position under its key in a ``_PositionIndex``;
-/// a registry of handles (the events: any number per object, each found by
-/// its sequence number) keeps no index, ``_Unindexed``, whose operations do
-/// nothing and compile to nothing. The index lives in the buffer's own
-/// allocation, after the entries, and the buffer alone keeps it up to date.
+/// The index lives in the buffer's allocation, after the payloads, and the
+/// buffer alone keeps it up to date.
 @usableFromInline
 protocol _EntryIndex {
-  /// The number of 32-bit slots a buffer of `capacity` entries sets aside.
-  static func slotCount(forCapacity capacity: Int) -> Int
+  /// The number of 32-bit buckets a buffer of `capacity` entries sets aside.
+  static func bucketCount(forCapacity capacity: Int) -> Int
 
-  /// Whether the index files entries at all: whether invariant checks
-  /// should expect every registered entry in it.
+  /// Whether the index files entries at all (I10).
   static var filesEntries: Bool { get }
 
-  /// A view of `slotCount` slots at `slots`.
-  init(slots: UnsafeMutablePointer<UInt32>, slotCount: Int)
+  /// A view of `bucketCount` buckets at `buckets`.
+  init(buckets: UnsafeMutablePointer<UInt32>, bucketCount: Int)
 
   /// The position filed under `key`, if any; `entries` holds the keys.
   func position(of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>) -> Int?
@@ -34,19 +29,19 @@ protocol _EntryIndex {
   /// Takes every key out.
   func removeAll()
 
-  /// The number of keys filed; O(slots).
+  /// The number of keys filed; O(buckets).
   var count: Int { get }
 }
 
-/// No index: registrations are found by their sequence numbers.
+/// No index, and no cost: registrations are found by their sequence numbers.
 @usableFromInline
 struct _Unindexed: _EntryIndex {
   @usableFromInline
-  static func slotCount(forCapacity capacity: Int) -> Int { 0 }
+  static func bucketCount(forCapacity capacity: Int) -> Int { 0 }
   @usableFromInline
   static var filesEntries: Bool { false }
   @usableFromInline
-  init(slots: UnsafeMutablePointer<UInt32>, slotCount: Int) {}
+  init(buckets: UnsafeMutablePointer<UInt32>, bucketCount: Int) {}
   @usableFromInline
   func position(
     of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>

@@ -1,12 +1,8 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// An entry's place in registration order and its flags, in one word that
-/// broadcasts load atomically.
-///
-/// The sequence number is unique and increasing within a storage and stays
-/// with the entry when it moves to a new buffer. The flags are written only
-/// with the storage's lock held.
+/// An entry's sequence number and flags, in one word that broadcasts load
+/// atomically; the flags are written with the lock held.
 @usableFromInline
 struct _EntryStamp {
   @usableFromInline
@@ -23,21 +19,18 @@ struct _EntryStamp {
   /// The entry was removed: broadcasts skip it.
   @usableFromInline
   static var removedFlag: UInt64 { 1 }
-  /// The entry was copied to a newer buffer: a broadcast that meets it moves
-  /// to that buffer, where later removals are marked.
+  /// The entry was copied to a newer buffer: a broadcast goes on there (I5).
   @usableFromInline
   static var movedFlag: UInt64 { 2 }
-  /// The removed entry's payload was released already, and replaced by a
-  /// placeholder whose destruction runs no user code: compaction destroys
-  /// it in place, under the lock, rather than keeping it to release after.
+  /// The removed entry's payload was released early and replaced by a
+  /// placeholder, which compaction destroys under the lock.
   static var releasedFlag: UInt64 { 4 }
 
   @usableFromInline
   var sequence: UInt64 { rawValue >> 3 }
-  /// Whether the entry is registered and not moved: whether a broadcast
-  /// calls it (if its object is alive).
+  /// Not removed and not moved: a broadcast calls it here, if it is alive.
   @inlinable
-  var isCurrent: Bool { rawValue & 3 == 0 }
+  var isRegisteredHere: Bool { rawValue & 3 == 0 }
   @usableFromInline
   var isRemoved: Bool { rawValue & Self.removedFlag != 0 }
   @usableFromInline

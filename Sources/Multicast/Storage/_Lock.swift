@@ -16,15 +16,12 @@ import WinSDK
 /// A non-recursive mutual-exclusion lock over the platform's own primitive,
 /// living in memory that its owner allocates and frees.
 ///
-/// It wraps `os_unfair_lock` on Apple platforms, `SRWLOCK` on Windows and a
-/// `pthread_mutex_t` elsewhere: primitives that every supported OS version
-/// has. It deliberately avoids `Synchronization.Mutex`, which needs macOS 15
-/// and iOS 18, and which ThreadSanitizer on Linux does not understand.
+/// `os_unfair_lock`, `SRWLOCK` or `pthread_mutex_t`: every supported OS has
+/// them, unlike `Synchronization.Mutex` (macOS 15, iOS 18), which
+/// ThreadSanitizer on Linux does not understand either.
 ///
-/// None of these primitives may move once in use, so the lock is a view of
-/// memory that stays put: the storage places it in its own allocation, beside
-/// its state, so that a registry costs one allocation and not two. The lock is
-/// never held while user code runs.
+/// None may move once in use, so the storage places the lock in its own
+/// allocation. It is never held while user code runs.
 @usableFromInline
 struct _Lock {
   #if canImport(Darwin)
@@ -61,9 +58,7 @@ struct _Lock {
     primitive.initialize(to: ())
     #else
     #if canImport(Glibc)
-    // glibc's adaptive mutex spins briefly before it sleeps: the lock is held
-    // for a few instructions, so a thread that finds it taken rarely needs
-    // the futex.
+    // Held for a few instructions: spinning briefly beats sleeping.
     var attributes = pthread_mutexattr_t()
     pthread_mutexattr_init(&attributes)
     pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))

@@ -1,13 +1,11 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// Writing registrations, and keeping the index up to date as they come, go
-// and move. Everything here is called with the storage's lock held.
+// Writing entries and keeping the index up to date (I10); with the lock
+// held.
 
 extension _ObserverBuffer {
-  /// Appends a registration and files it in the index.
-  ///
-  /// The buffer must not be full.
+  /// Appends a registration to the buffer, which must not be full.
   func append(
     _ object: AnyObject, isOwner: Bool = false, payload: Payload, stamp: _EntryStamp
   ) {
@@ -46,9 +44,8 @@ extension _ObserverBuffer {
     count = destination + 1
   }
 
-  /// Moves the registration at `source` down to the free `destination`.
-  ///
-  /// No one may read the buffer. Call ``refileAll()`` once the moves are done.
+  /// Moves the registration at `source` down to the free `destination`, in
+  /// a buffer no one may read, to be followed by ``refileAll()``.
   func move(_ source: Int, to destination: Int) {
     assert(destination < source, "moving entry \(source) up to \(destination)")
     entry(at: destination).initialize(to: entry(at: source).move())

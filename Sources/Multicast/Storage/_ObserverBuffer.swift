@@ -4,22 +4,12 @@
 public import _MulticastAtomics
 
 /// A fixed-capacity, append-only run of registrations in registration order,
-/// in one allocation laid out by a ``_BufferLayout``: a header, then each
-/// registration's stamp, entry and payload, then the index.
+/// in one allocation laid out by a ``_BufferLayout``.
 ///
-/// A broadcast reads the entries below the count it saw when it began while
-/// registrations append above it, so appending never moves anything a
-/// broadcast reads. The storage moves entries (compacts in place, or moves
-/// them to a larger buffer) only when no broadcast can read the buffer (see
-/// ``_ReaderSlots``). Otherwise it copies the entries to a new buffer, flags
-/// the old stamps moved, and frees the old buffer once its readers have
-/// left.
-///
-/// It is a view of raw memory that the storage allocates and frees: it has no
-/// reference count of its own, so lending it to a broadcast costs no retain.
-/// (A `ManagedBuffer` would, for that reason, cost each broadcast a retain and
-/// a release.) Positional accessors assert their bounds in debug builds; the
-/// base pointers a broadcast caches are the unchecked way in.
+/// A view of raw memory that the storage allocates and frees, with no
+/// reference count, so that lending it to a broadcast costs no retain.
+/// Positional accessors assert their bounds in debug builds; the base
+/// pointers a broadcast caches are the unchecked way in.
 @usableFromInline
 struct _ObserverBuffer<Payload, Index: _EntryIndex> {
   @usableFromInline
@@ -27,8 +17,7 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
 
   @usableFromInline
   struct Header {
-    /// The number of initialized entries: written with the lock held, read
-    /// by broadcasts without it, and so only ever accessed atomically.
+    /// The number of initialized entries; accessed atomically.
     @usableFromInline var count: UInt64
     @usableFromInline let layout: _BufferLayout
   }
@@ -55,11 +44,8 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
   }
 
   /// Makes an empty buffer of `capacity` entries in `memory`, which must
-  /// have ``byteCount(capacity:)`` bytes aligned to ``alignment``.
-  ///
-  /// The storage embeds its first buffer, with no room, in its own
-  /// allocation, so that a registry that never gets an observer costs one
-  /// allocation; ``deallocate()`` leaves that one alone.
+  /// have ``byteCount(capacity:)`` bytes aligned to ``alignment``: how the
+  /// storage embeds its first, empty buffer.
   static func initialize(at memory: UnsafeMutableRawPointer, capacity: Int) -> _ObserverBuffer {
     initialize(at: memory, layout: layout(capacity: capacity))
   }
@@ -68,17 +54,15 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
     at memory: UnsafeMutableRawPointer, layout: _BufferLayout
   ) -> _ObserverBuffer {
     let capacity = layout.capacity
-    // Each region is bound to its element type here, once, and only ever
-    // accessed as that type afterwards (the accessors below assume the
-    // binding made here): the regions do not overlap, and the memory is
-    // freed, never rebound, when the buffer goes.
+    // Each region is bound once, here, and never rebound: the accessors
+    // below assume it.
     memory.initializeMemory(
       as: Header.self, repeating: Header(count: 0, layout: layout), count: 1)
     (memory + _BufferLayout.stampsOffset(after: Header.self))
       .bindMemory(to: UInt64.self, capacity: capacity)
     (memory + layout.entriesOffset).bindMemory(to: _ObserverEntry.self, capacity: capacity)
     (memory + layout.payloadsOffset).bindMemory(to: Payload.self, capacity: capacity)
-    (memory + layout.indexOffset).bindMemory(to: UInt32.self, capacity: layout.indexSlotCount)
+    (memory + layout.indexOffset).bindMemory(to: UInt32.self, capacity: layout.indexBucketCount)
     let buffer = _ObserverBuffer(base: memory)
     buffer.index.removeAll()
     return buffer
@@ -103,8 +87,7 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
   /// The header's count word.
   @inlinable
   var countWord: UnsafeMutablePointer<UInt64> {
-    // `count` is the header's first stored property, and memory bound to a
-    // struct is bound to each stored property's type at its offset.
+    // Memory bound to a struct is bound to its first property's type.
     assert(MemoryLayout<Header>.offset(of: \Header.count) == 0)
     return base.assumingMemoryBound(to: UInt64.self)
   }
@@ -143,8 +126,8 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
   var index: Index {
     let layout = header.pointee.layout
     return Index(
-      slots: (base + layout.indexOffset).assumingMemoryBound(to: UInt32.self),
-      slotCount: layout.indexSlotCount)
+      buckets: (base + layout.indexOffset).assumingMemoryBound(to: UInt32.self),
+      bucketCount: layout.indexBucketCount)
   }
 
   /// The entry at `position`, which must be below ``capacity``.
@@ -162,7 +145,7 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
   }
 
   /// The stamp of the entry at `position`, loaded atomically: safe without
-  /// the lock, since the lock holder sets flags with an atomic store.
+  /// the lock.
   @inlinable
   func stamp(at position: Int) -> _EntryStamp {
     assert(position >= 0 && position < capacity, "stamp \(position) of \(capacity)")

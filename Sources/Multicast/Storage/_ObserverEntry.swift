@@ -1,29 +1,17 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// One registration's object, stored inline in an ``_ObserverBuffer``: a weak
-/// reference to it and the identity it had; or, for the storage owner's own
-/// registrations, the identity alone.
+/// One registration's object in an ``_ObserverBuffer``: a weak reference and
+/// the identity it had (the owner's registrations: the identity alone).
 ///
-/// The rest of the registration lies beside it in the buffer: its place in
-/// registration order and its flags in an ``_EntryStamp``, which broadcasts
-/// read atomically, and what a face attaches, its payload. The entry is not
-/// generic, so that specialized code moves it field by field rather than
+/// Not generic, so that specialized code moves it field by field rather than
 /// through a generic value witness.
 @usableFromInline
 struct _ObserverEntry {
-  /// The registered object, set once; `nil` from the start for an entry of
-  /// the storage's owner.
-  ///
-  /// Loading a weak reference is safe while another thread is releasing the
-  /// object: the runtime makes that load atomic. Nothing writes it while a
-  /// broadcast may read it: entries are written only before the critical
-  /// section that publishes their count ends, or moved when no broadcast can
-  /// read the buffer.
+  /// The registered object, set once (I4); `nil` for the owner's entries.
   @usableFromInline
   weak var object: AnyObject?
-  /// The identity of the object when it was registered; still known after
-  /// the object is gone, when `object` reads `nil`.
+  /// The object's identity, still known after it is gone.
   @usableFromInline
   let key: ObjectIdentifier
 
@@ -32,9 +20,8 @@ struct _ObserverEntry {
     self.key = ObjectIdentifier(object)
   }
 
-  /// An entry of the storage's owner, whose identity is `key`: it holds no
-  /// weak reference (`object` reads `nil`), since the owner is alive
-  /// whenever its storage is used (see ``_ObserverStorage/setOwner(_:)``).
+  /// An entry of the storage's owner (``_ObserverStorage/setOwner(_:)``),
+  /// with no weak reference.
   init(ownerKey key: ObjectIdentifier) {
     self.key = key
   }

@@ -1,14 +1,11 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// What the Swift ABI says about how an observer is laid out, read in this one
-// place. A class reference is the object pointer alone; a class-bound
-// existential is the object pointer followed by one witness table pointer per
-// protocol (the ABI's TypeLayout.rst). Recording the witness table when an
-// observer is added lets a broadcast rebuild the observer from its weakly
-// loaded object without a runtime cast, which would cost more than the weak
-// load itself. The layout is checked for each observer as it is added, and
-// any observer that does not match it exactly falls back to a dynamic cast.
+// What the Swift ABI says about how an observer is laid out (TypeLayout.rst),
+// read in this one place: a class reference is the object pointer; a
+// class-bound existential adds one witness table pointer per protocol. With
+// the table recorded as it is added, a broadcast rebuilds the observer from
+// its loaded object without a cast; an observer laid out otherwise is cast.
 
 /// The witness table recorded for an observer as it is added: the payload of
 /// a multicast delegate's registrations.
@@ -25,10 +22,8 @@ struct _WitnessTable: Equatable {
   @usableFromInline
   static var none: _WitnessTable { _WitnessTable(rawValue: 0) }
 
-  /// The observer must be cast at each call.
-  ///
-  /// It is not laid out as one object pointer and at most one table. Tables
-  /// are aligned, so none is at 1.
+  /// The observer must be cast at each call: it is not laid out as one
+  /// object pointer and at most one table (aligned, so never at 1).
   @usableFromInline
   static var needsCast: _WitnessTable { _WitnessTable(rawValue: 1) }
 }
@@ -48,9 +43,7 @@ enum _ObserverLayout<Observer> {
   }
 
   /// Calls `body` with the object reference that is the first word of
-  /// `observer`, a class-bound value, borrowed: no cast and no retain, both of
-  /// which would take the runtime's slow path, since observers have side
-  /// tables.
+  /// `observer`, a class-bound value, borrowed: no cast and no retain.
   @inlinable
   static func withObject<Result>(
     ofClassBound observer: Observer, _ body: (AnyObject) -> Result
@@ -76,11 +69,7 @@ enum _ObserverLayout<Observer> {
   }
 
   /// Calls `body` with the observer registered as `object` with `table`,
-  /// made from the reference a broadcast loaded.
-  ///
-  /// The strong reference the weak load returned is consumed into the rebuilt
-  /// observer, which `body` borrows: one retain (the weak load) and one
-  /// release in all.
+  /// rebuilt from the reference a broadcast loaded, which it consumes.
   @inlinable
   @inline(__always)
   static func withObserver(
@@ -95,9 +84,8 @@ enum _ObserverLayout<Observer> {
   @inline(__always)
   static func observer(_ object: consuming AnyObject, _ table: _WitnessTable) -> Observer {
     if table == .needsCast { return object as! Observer }
-    // Move the reference into a slot laid out as the observer (no retain),
-    // move the observer out of it (no retain), and leave the slot holding
-    // nothing, so that destroying it releases nothing.
+    // Moves in and out of a slot laid out as the observer: no retain, and
+    // the slot is left holding nothing to release.
     var slot: (AnyObject?, UInt) = (consume object, table.rawValue)
     return withUnsafeMutablePointer(to: &slot) { pointer in
       let raw = UnsafeMutableRawPointer(pointer)
@@ -119,9 +107,8 @@ enum _ExistentialMetadata {
     return kind == 0x303 && flags & 0x8000_0000 == 0
   }
 
-  /// Whether that reading gives the right answer for two existentials whose
-  /// answer is known, one class-bound and one not: checked once, in debug
-  /// builds.
+  /// Whether that reading is right for two known existentials; checked
+  /// once, in debug builds.
   static let isReadAsTheRuntimeLaysItOut =
     isClassBound((any _ClassBoundProbe).self) && !isClassBound((any _UnboundProbe).self)
 }

@@ -6,19 +6,17 @@
 @usableFromInline
 struct _BroadcastCursor<Payload, Index: _EntryIndex> {
   @usableFromInline var buffer: _ObserverBuffer<Payload, Index>
-  /// The buffer's entries and payloads, unchecked: the broadcast reads only
-  /// below `endPosition`, which is at most the buffer's count when it was
-  /// read.
+  /// The buffer's entries and payloads, unchecked: read only below
+  /// `endPosition`, at most a count the buffer had (I3, I4).
   @usableFromInline var entries: UnsafeMutablePointer<_ObserverEntry>
   @usableFromInline var payloads: UnsafeMutablePointer<Payload>
   @usableFromInline var position: Int
   /// The position the broadcast stops before.
   @usableFromInline var endPosition: Int
-  /// The sequence number that the next registration after the broadcast
-  /// began got: entries from it on are not visited.
+  /// The next sequence number when the broadcast began: entries from it on
+  /// are not visited.
   @usableFromInline let end: UInt64
-  /// The counter in the readers' slots that counts the broadcast, in the
-  /// epoch it began in.
+  /// The reader counter that counts the broadcast, for `buffer`'s epoch.
   @usableFromInline var counter: UnsafeMutablePointer<UInt64>
 
   @inlinable
@@ -39,11 +37,9 @@ struct _BroadcastCursor<Payload, Index: _EntryIndex> {
 extension _ObserverStorage {
   /// Calls `body` with each live registration that existed when the call
   /// began and is not removed before its turn, in registration order, with no
-  /// lock held.
+  /// lock held (README.md, section 3).
   ///
-  /// Everything here is inlined into the caller and specialized for its
-  /// payload: a broadcast makes no call but to the lock, the weak load and
-  /// `body`, and leaves with one atomic decrement.
+  /// Inlined into the caller and specialized for its payload.
   @inlinable
   func forEach(
     _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Void
@@ -64,9 +60,7 @@ extension _ObserverStorage {
 
   /// Calls `body` with each live registration from `start` on.
   ///
-  /// A registration of the storage's owner (see ``setOwner(_:)``) holds no
-  /// weak reference, and is not reached here: walk a storage with an owner
-  /// with ``forEach(from:where:holding:_:)``.
+  /// It does not reach an owner's registrations (``setOwner(_:)``).
   @inlinable
   func forEach(
     from start: _BroadcastCursor<Payload, Index>,
@@ -77,12 +71,12 @@ extension _ObserverStorage {
     defer { endBroadcast(cursor) }
     while cursor.position < cursor.endPosition {
       let stamp = cursor.buffer.stamp(at: cursor.position)
-      if _fastPath(stamp.isCurrent) {
+      if _fastPath(stamp.isRegisteredHere) {
         if let object = cursor.entries[cursor.position].object {
           try body(object, cursor.payloads[cursor.position])
         }
       } else if !stamp.isRemoved {
-        // Moved: go on in the buffer that replaced this one.
+        // I5: moved; go on in the buffer that replaced this one.
         relocate(&cursor, to: stamp.sequence)
         continue
       }
@@ -95,16 +89,9 @@ extension _ObserverStorage {
   /// objects are not loaded at all.
   ///
   /// `isIncluded` and `body` get a pointer to the payload, valid during the
-  /// call, so that they can read what they need in place: a payload stays
-  /// alive while a broadcast reads its buffer (it is released only when no
-  /// broadcast reads the buffer, or copied to a replacing buffer while the
-  /// old one keeps its own until its last reader leaves), so the walk need
-  /// not copy it. A registration that holds `alive`, an object the caller
-  /// keeps alive through the call, gets it lent, without a load of its weak
-  /// reference, which could only return it: the object's identity is
-  /// compared instead. (No other object can have had that identity since the
-  /// registration was made: `alive` lived all along.) In a storage with an
-  /// owner, pass the owner: its registrations hold no weak reference at all.
+  /// call (I4). A registration of `alive`, which the caller keeps alive, is
+  /// found by identity and lent `alive`, with no weak load; in a storage
+  /// with an owner, pass the owner.
   @inlinable
   func forEach(
     from start: _BroadcastCursor<Payload, Index>,
@@ -119,7 +106,7 @@ extension _ObserverStorage {
       "a walk of a storage with an owner lends another object")
     while cursor.position < cursor.endPosition {
       let stamp = cursor.buffer.stamp(at: cursor.position)
-      if _fastPath(stamp.isCurrent) {
+      if _fastPath(stamp.isRegisteredHere) {
         if isIncluded(cursor.payloads + cursor.position) {
           if cursor.entries[cursor.position].key == aliveKey {
             try body(alive, cursor.payloads + cursor.position)
@@ -128,7 +115,7 @@ extension _ObserverStorage {
           }
         }
       } else if !stamp.isRemoved {
-        // Moved: go on in the buffer that replaced this one.
+        // I5: moved; go on in the buffer that replaced this one.
         relocate(&cursor, to: stamp.sequence)
         continue
       }

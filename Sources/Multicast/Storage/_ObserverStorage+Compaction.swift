@@ -1,33 +1,13 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// Making room: dropping tombstones and dead observers, in place or in a new
-// buffer. Steps of a mutation, with the lock held; positions read before any
-// of them are stale afterwards.
+// Compacting, growing and replacing the buffer (README.md, section 5): steps
+// of a mutation; positions read before any of them are stale afterwards.
 
 extension _ObserverStorage.State {
-  /// Makes room for one more registration in the full buffer.
-  ///
-  /// Compacts if at least a quarter of the buffer is tombstones, or else
-  /// moves the entries to a buffer with twice the room.
-  ///
-  /// A sweep due by now has normally run already: the registration that
-  /// filled the buffer with one due had its mutation sweep once it unlocked,
-  /// since dead observers would make the buffer grow for nothing. If
-  /// another thread's registration came first, the buffer grows, and this
-  /// mutation sweeps once it has unlocked.
-  ///
-  /// Compacting frees at least a quarter of the buffer for O(n) moves, so
-  /// appends stay O(1), amortized; and a subject whose subscriptions come
-  /// and go at a steady number reuses its buffer, in place, rather than
-  /// allocating a new one every few registrations.
-  ///
-  /// Growing by doubling, as the standard library's collections do, moves
-  /// each entry once on average as a subject fills, where growing by half
-  /// again moved it twice; a move goes through the runtime for the weak
-  /// reference and refiles the entry in the new index. A new subject filled
-  /// with 100 observers so grows 5 times, moving 150 entries, not 8 times
-  /// and 258.
+  /// Makes room for one more registration in the full buffer: compacts if
+  /// at least a quarter of it is tombstones, or else grows it to twice the
+  /// room.
   mutating func makeRoom(_ garbage: inout _ObserverStorage.Garbage) {
     if isSweepDue { readers.setSweepWanted(true) }
     if tombstones * 4 >= buffer.count, tombstones > 0 {
@@ -37,18 +17,11 @@ extension _ObserverStorage.State {
     }
   }
 
-  /// Drops the tombstones once they are more than half of the buffer, and
-  /// has the mutation sweep once it has unlocked if a sweep is due: without
-  /// it, a buffer whose dead observers never make it grow would keep them
-  /// for good.
+  /// Drops the tombstones once they are more than half of the buffer (I9),
+  /// and wants a sweep if one is due.
   ///
-  /// A buffer of at most ``minimumCapacity`` entries whose payloads are
-  /// plain data keeps its tombstones until it fills: compacting it would
-  /// free no memory, and would cost a subject with one observer that comes
-  /// and goes a fence (the check that no broadcast reads the buffer) on every
-  /// removal. Payloads that hold references (a handler's captures) go at
-  /// once, as the subscription's end promises, so their buffer is compacted
-  /// whatever its size.
+  /// A small buffer of plain-data payloads waits until it fills: compacting
+  /// it frees no memory, and would cost a fence on every removal.
   mutating func compactIfSparse(_ garbage: inout _ObserverStorage.Garbage) {
     guard tombstones * 2 > buffer.count,
       buffer.count > Self.minimumCapacity || !_isPOD(Payload.self)
@@ -57,9 +30,9 @@ extension _ObserverStorage.State {
     compact(reserving: 0, &garbage)
   }
 
-  /// Drops the tombstones: in place when no broadcast reads the buffer and
-  /// it is not mostly empty room; otherwise into a new buffer with room for
-  /// `extra` more.
+  /// Drops the tombstones: in place when no broadcast reads the buffer (I4)
+  /// and it is not mostly empty room; otherwise into a new buffer with room
+  /// for `extra` more.
   private mutating func compact(reserving extra: Int, _ garbage: inout _ObserverStorage.Garbage) {
     let registered = buffer.count - tombstones
     let isMostlyRoom =
@@ -76,18 +49,19 @@ extension _ObserverStorage.State {
   private mutating func replaceBuffer(
     reserving extra: Int, _ garbage: inout _ObserverStorage.Garbage
   ) {
+    #if MULTICAST_INTERNAL_CHECKS
+    checkWriting()
+    #endif
     let registered = buffer.count - tombstones
     let replaced = buffer
     buffer = _ObserverStorage.Buffer.allocate(
       capacity: Swift.max(Self.minimumCapacity, 2 * registered + extra))
     tombstones = 0
-    // Counted before the flag below changes: it still says whether
-    // `replaced` may be read by the other epoch. The
-    // storage's embedded buffer, with no room, has no entry to move and is
-    // never freed, so it needs no count (a new subject's first registration
-    // so pays for no fence).
+    // Asked before the flag below changes, which still describes
+    // `replaced` (I7). The embedded empty buffer has nothing to move and is
+    // never freed, so a first registration pays for no fence.
     let wasRead = replaced.capacity > 0 && isBufferRead
-    isBufferNewerThanEpoch = true
+    isBufferNewerThanFlip = true
     if wasRead {
       copyRegistered(from: replaced)
       retire(replaced, &garbage)
@@ -96,14 +70,17 @@ extension _ObserverStorage.State {
     }
   }
 
-  /// Slides the registered entries down over the tombstones.
-  ///
-  /// No broadcast may read the buffer.
+  /// Slides the registered entries down over the tombstones; no broadcast
+  /// may read the buffer (I4).
   private mutating func compactInPlace(_ garbage: inout _ObserverStorage.Garbage) {
+    #if MULTICAST_INTERNAL_CHECKS
+    checkWriting()
+    checkUnread()
+    #endif
     var kept = 0
     for position in 0..<buffer.count {
       if buffer.stamp(at: position).isRemoved {
-        Self.drop(position, of: buffer, &garbage)
+        Self.destroyEntry(position, of: buffer, &garbage)
       } else {
         if kept != position { buffer.move(position, to: kept) }
         kept += 1
@@ -114,15 +91,11 @@ extension _ObserverStorage.State {
     buffer.refileAll()
   }
 
-  /// Ends a sweep (see ``_ObserverStorage/sweep()``).
+  /// Ends a sweep: leaves a tombstone at each registration numbered in
+  /// `dead` that is still there and not removed (I8), compacts if it left
+  /// any, and notes what the sweep found.
   ///
-  /// Flags removed the registrations numbered in `dead`, whose objects were
-  /// gone, unless they were removed meanwhile; notes that `alive` were
-  /// alive; and compacts if it flagged any, so that their payloads go now.
-  /// The registrations from `end` on, which the sweep did not look at, count
-  /// towards the next.
-  ///
-  /// - Returns: Whether it flagged any.
+  /// - Returns: Whether it left any.
   mutating func finishSweep(
     dead: [UInt64], alive: Int, end: UInt64, _ garbage: inout _ObserverStorage.Garbage
   ) -> Bool {
@@ -132,7 +105,10 @@ extension _ObserverStorage.State {
       guard position < buffer.count else { continue }
       let stamp = buffer.stamp(at: position)
       if stamp.sequence == sequence && !stamp.isRemoved {
-        flagRemoved(at: position)
+        #if MULTICAST_INTERNAL_CHECKS
+        checkDead(at: position)
+        #endif
+        leaveTombstone(at: position)
         flagged = true
       }
     }
@@ -141,26 +117,25 @@ extension _ObserverStorage.State {
     return flagged
   }
 
-  /// Notes what a sweep found.
-  ///
-  /// `alive` registrations were alive; those from `end` on, which it did not
-  /// look at, count towards the next sweep, and may make it due at once if
-  /// the buffer is full. A flag another change set meanwhile stays set.
+  /// Notes that a sweep found `alive` registrations alive; those from `end`
+  /// on, which it did not look at, count towards the next sweep.
   mutating func noteSweep(alive: Int, end: UInt64) {
-    sweptLive = alive
+    liveAtLastSweep = alive
     registrationsSinceSweep = Int(truncatingIfNeeded: nextSequence &- end)
     if buffer.isFull && isSweepDue { readers.setSweepWanted(true) }
   }
 
-  /// Moves the registered entries of `replaced` to the buffer and frees
-  /// `replaced`: no broadcast reads it, so entries move bitwise, with no
-  /// reference counting.
+  /// Moves the registered entries of `replaced`, which no broadcast reads
+  /// (I4), bitwise to the buffer, and frees `replaced`.
   private func moveRegistered(
     from replaced: _ObserverStorage.Buffer, _ garbage: inout _ObserverStorage.Garbage
   ) {
+    #if MULTICAST_INTERNAL_CHECKS
+    if replaced.capacity > 0 { checkUnread() }
+    #endif
     for position in 0..<replaced.count {
       if replaced.stamp(at: position).isRemoved {
-        Self.drop(position, of: replaced, &garbage)
+        Self.destroyEntry(position, of: replaced, &garbage)
       } else {
         buffer.appendMoving(position, of: replaced)
       }
@@ -170,8 +145,7 @@ extension _ObserverStorage.State {
   }
 
   /// Copies the registered entries of `replaced` to the buffer and flags
-  /// every old stamp moved, so that the broadcasts reading `replaced` go on
-  /// in the buffer; the caller retires `replaced`.
+  /// every old stamp moved (I5); the caller retires `replaced`.
   private func copyRegistered(from replaced: _ObserverStorage.Buffer) {
     for position in 0..<replaced.count {
       let stamp = replaced.stamp(at: position)
@@ -180,38 +154,32 @@ extension _ObserverStorage.State {
     }
   }
 
-  /// Has the mutation sweep once it has unlocked if a sweep is due: the
-  /// sweep compacts if it finds any dead, so that their payloads go then,
-  /// not when the buffer next fills.
-  mutating func sweepIfDue() {
+  /// Has the mutation sweep after unlocking if a sweep is due.
+  mutating func wantSweepIfDue() {
     if isSweepDue { readers.setSweepWanted(true) }
   }
 
-  /// Removes the last entry, registered, with no tombstone, and the removed
-  /// entries just before it: no broadcast may read the buffer.
-  ///
-  /// The next registration takes its place. So a subscription ended before
-  /// any made after it, as a view's that appears and goes, costs no
-  /// compaction.
+  /// Removes the last entry, registered, with no tombstone, and the
+  /// tombstones just before it; no broadcast may read the buffer (I4).
   mutating func removeLast(_ garbage: inout _ObserverStorage.Garbage) {
+    #if MULTICAST_INTERNAL_CHECKS
+    checkWriting()
+    checkUnread()
+    #endif
     removals &+= 1
     buffer.unfile(at: buffer.count - 1)
-    Self.drop(buffer.count - 1, of: buffer, &garbage)
+    Self.destroyEntry(buffer.count - 1, of: buffer, &garbage)
     buffer.count -= 1
     while buffer.count > 0 && buffer.stamp(at: buffer.count - 1).isRemoved {
-      Self.drop(buffer.count - 1, of: buffer, &garbage)
+      Self.destroyEntry(buffer.count - 1, of: buffer, &garbage)
       buffer.count -= 1
       tombstones -= 1
     }
   }
 
-  /// Ends the registration at `position` of `buffer`, which stays
-  /// uninitialized there.
-  ///
-  /// Its payload, unless it is plain data or a placeholder that replaced a
-  /// payload released earlier, is released after the lock is: a handler's
-  /// captures may run user code when they go.
-  private static func drop(
+  /// Ends the entry at `position` of `buffer`, leaving it uninitialized; a
+  /// payload whose release may run user code goes to the garbage.
+  private static func destroyEntry(
     _ position: Int, of buffer: _ObserverStorage.Buffer,
     _ garbage: inout _ObserverStorage.Garbage
   ) {

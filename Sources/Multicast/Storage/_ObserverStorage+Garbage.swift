@@ -2,13 +2,11 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 extension _ObserverStorage {
-  /// What a mutation drops, released after the lock is: anything whose
+  /// What a mutation drops, released after unlocking: anything whose
   /// deinitializer may run user code and call back into the storage.
   ///
-  /// Every mutation makes one and destroys it, so the common cases keep it
-  /// to two words: a single payload dropped (a removal) is kept inline, and
-  /// the rest (more payloads, retired buffers) goes to a ``Heap`` made only
-  /// when needed.
+  /// A single payload is kept inline; the rest goes to a ``Heap`` made only
+  /// when needed, so that most mutations allocate nothing for it.
   struct Garbage: ~Copyable {
     /// The first payload dropped that is not plain data.
     var payload: Payload?

@@ -1,10 +1,9 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// Registrations that are their own handles, any number per object: what the
-// events keep. These are steps of a mutation, called with the lock held
-// (inside `_ObserverStorage.mutate`), so that an event can decide in the same
-// critical section whether it still has a live registration.
+// The operations of a handle registry (README.md, section 1). Steps of a
+// mutation, so that an event decides in the same section whether it still
+// has a live registration.
 
 extension _ObserverStorage.State where Index == _Unindexed {
   /// Registers a new entry for `object`.
@@ -19,8 +18,7 @@ extension _ObserverStorage.State where Index == _Unindexed {
 
   /// Removes `registration`.
   ///
-  /// - Returns: Whether it was registered: `false` if it was removed before,
-  ///   or dropped because its object died.
+  /// - Returns: Whether it was registered.
   /// - Complexity: O(log n), where n is the number of registrations.
   @discardableResult
   mutating func removeRegistration(
@@ -28,8 +26,7 @@ extension _ObserverStorage.State where Index == _Unindexed {
     replacingPayloadWith placeholder: Payload? = nil
   ) -> Bool {
     let last = buffer.count - 1
-    // The last registration first: a subscription is often ended before any
-    // made after it.
+    // The last first: a subscription often ends before any made after it.
     let position =
       last >= 0 && buffer.stamp(at: last).sequence == registration.sequence
       ? last : buffer.position(ofFirst: registration.sequence, below: buffer.count)
@@ -38,37 +35,31 @@ extension _ObserverStorage.State where Index == _Unindexed {
     guard stamp.sequence == registration.sequence, !stamp.isRemoved else { return false }
     if position == last && !isBufferRead {
       removeLast(&garbage)
-      // Registrations ended this way never fill the buffer, so the sweep
-      // that growing or compacting it would make comes here when due: a
-      // target that died is dropped with its handler's captures.
-      sweepIfDue()
+      // Such removals never fill the buffer, so a due sweep is wanted here.
+      wantSweepIfDue()
       compactIfSparse(&garbage)
       return true
     }
-    markRemoved(at: position)
+    remove(at: position)
     if let placeholder { releasePayload(at: position, replacingWith: placeholder, &garbage) }
     compactIfSparse(&garbage)
     return true
   }
 
   /// Releases the payload of the removed entry at `position` now, if no
-  /// broadcast reads the buffer, rather than when the buffer is compacted.
+  /// broadcast reads the buffer (I4), so that a handler's captures go when
+  /// its subscription ends; the entry keeps `placeholder`.
   ///
-  /// A handler's captures then go when its subscription ends. The entry
-  /// keeps `placeholder`.
-  ///
-  /// With a broadcast under way (on another thread, or the one whose handler
-  /// ended the subscription), the payload stays until compaction: a reader
-  /// may be reading it.
-  ///
-  /// Destroying `placeholder` must run no user code: the entry's stamp says
-  /// that its payload was released, and compaction destroys the placeholder
-  /// with the lock held rather than making room for it in the garbage.
+  /// Destroying `placeholder` must run no user code: compaction destroys it
+  /// with the lock held.
   mutating func releasePayload(
     at position: Int, replacingWith placeholder: Payload,
     _ garbage: inout _ObserverStorage.Garbage
   ) {
     guard !_isPOD(Payload.self), !isBufferRead else { return }
+    #if MULTICAST_INTERNAL_CHECKS
+    checkUnread()
+    #endif
     garbage.keep(buffer.payload(at: position).move())
     buffer.payload(at: position).initialize(to: placeholder)
     buffer.setStamp(buffer.stamp(at: position).adding(_EntryStamp.releasedFlag), at: position)
@@ -102,7 +93,7 @@ extension _ObserverStorage.State where Index == _Unindexed {
     for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
       guard predicate(buffer.entry(at: position).pointee.key, buffer.payload(at: position).pointee)
       else { continue }
-      markRemoved(at: position)
+      remove(at: position)
       if let placeholder { releasePayload(at: position, replacingWith: placeholder, &garbage) }
       removed += 1
     }
@@ -112,10 +103,8 @@ extension _ObserverStorage.State where Index == _Unindexed {
 }
 
 extension _ObserverStorage where Index == _Unindexed {
-  /// Starts a broadcast of `registration` alone.
-  ///
-  /// It visits nothing if the registration was removed. End it as any
-  /// other, with ``endBroadcast(_:)``.
+  /// Starts a broadcast of `registration` alone, which visits nothing if it
+  /// was removed; end it with ``endBroadcast(_:)``.
   ///
   /// - Complexity: O(log n), where n is the number of registrations.
   func beginBroadcast(of registration: _Registration) -> _BroadcastCursor<Payload, Index> {
@@ -133,17 +122,12 @@ extension _ObserverStorage where Index == _Unindexed {
 
 extension _ObserverStorage where Index == _Unindexed {
   /// Makes `owner`, the object that keeps this storage, its owner: its own
-  /// registrations then hold no weak reference, and no sweep or query loads
-  /// one for them, since the owner is alive whenever its storage is used.
+  /// registrations hold no weak reference, since it is alive whenever its
+  /// storage is used.
   ///
-  /// Forming a weak reference, destroying it and loading it in sweeps is
-  /// the larger part of what an event's own closure subscription, which it
-  /// holds as its object, would cost (see Performance).
-  ///
-  /// Call it once, before the storage is shared: from the owner's
-  /// initializer. A walk reaches the owner's registrations only through
-  /// ``forEach(from:where:holding:_:)``, which lends the owner, as its
-  /// `alive` object, in place of the weak reference.
+  /// Call it once, from the owner's initializer, before the storage is
+  /// shared. Walk such a storage with ``forEach(from:where:holding:_:)``,
+  /// which lends the owner in place of the weak reference.
   func setOwner(_ owner: AnyObject) {
     precondition(state.pointee.buffer.count == 0, "an owner set after a registration")
     state.pointee.owner = .passUnretained(owner)

@@ -1,31 +1,23 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+import _MulticastAtomics
+
+// The checks of the invariants I1 to I10 that README.md states and argues.
+
 extension _ObserverStorage {
-  /// Checks the storage's internal consistency; traps if it is broken.
-  ///
-  /// Built with `MULTICAST_INTERNAL_CHECKS` defined, the storage checks itself
-  /// after every change to its state; tests also call this after theirs.
+  /// Checks the storage's invariants and traps if one is broken: for tests,
+  /// since checked builds check after every section anyway.
   func checkInvariants() {
     read { state in
       state.checkInvariants()
-      // Between sections, the published words are the state's.
-      let words = readers.words
-      precondition(
-        words[_ReaderSlots.bufferWord] == UInt64(UInt(bitPattern: state.buffer.base))
-          && words[_ReaderSlots.countWord] == UInt64(state.buffer.count)
-          && words[_ReaderSlots.nextSequenceWord] == state.nextSequence
-          && words[_ReaderSlots.versionWord] & 1 == state.epoch
-          && words[_ReaderSlots.versionWord] & _ReaderSlots.busyBit == 0,
-        "the words broadcasts begin with are not the state's")
+      state.checkPublished()
     }
   }
 }
 
 extension _ObserverStorage.State {
-  /// Checks the state's consistency with the lock held; traps if it is broken.
-  ///
-  /// O(n).
+  /// Checks the state's invariants with the lock held, in O(n).
   @usableFromInline
   func checkInvariants() {
     let count = buffer.count
@@ -34,51 +26,110 @@ extension _ObserverStorage.State {
     var previous: UInt64?
     for position in 0..<count {
       let stamp = buffer.stamp(at: position)
-      precondition(!stamp.isMoved, "entry \(position) of the current buffer is flagged moved")
+      precondition(!stamp.isMoved, "I5: entry \(position) of the current buffer is flagged moved")
       precondition(
         stamp.isRemoved || !stamp.isReleased,
-        "entry \(position) is registered, but its payload was released")
+        "I9: entry \(position) is registered, but its payload was released")
       precondition(
-        previous.map { $0 < stamp.sequence } ?? true, "sequences out of order at \(position)")
-      precondition(stamp.sequence < nextSequence, "a sequence number from the future")
+        previous.map { $0 < stamp.sequence } ?? true, "I3: sequences out of order at \(position)")
+      precondition(stamp.sequence < nextSequence, "I3: a sequence number from the future")
       previous = stamp.sequence
       if stamp.isRemoved { removed += 1 }
       precondition(
         !isHeldByOwner(position) || buffer.entry(at: position).pointee.object == nil,
         "entry \(position), held by the owner, holds a weak reference")
     }
-    precondition(removed == tombstones, "tombstones \(tombstones), flagged entries \(removed)")
+    precondition(removed == tombstones, "I9: tombstones \(tombstones), flagged entries \(removed)")
     precondition(
-      tombstones <= Self.minimumCapacity || tombstones * 2 <= count, "buffer left sparse")
+      tombstones <= Self.minimumCapacity || tombstones * 2 <= count, "I9: buffer left sparse")
     checkIndex(registered: count - removed)
-    checkReaders()
+    checkRetired()
   }
 
-  /// Checks the words that broadcasts begin with, and the buffers that wait
-  /// for broadcasts to leave.
-  private func checkReaders() {
-    let words = readers.words
+  /// Checks the retired buffers and the epoch (I5, I6, I7).
+  private func checkRetired() {
     precondition(epoch <= 1, "epoch \(epoch)")
-    let waiting = waitingBeforeFlip + waitingSinceFlip
+    let retired = retiredBeforeFlip + retiredSinceFlip
+    precondition(Set(retired.map(\.base)).count == retired.count, "I6: a buffer retired twice")
+    precondition(!retired.contains { $0.base == buffer.base }, "I6: the current buffer is retired")
     precondition(
-      Set(waiting.map(\.base)).count == waiting.count, "a buffer waits twice")
+      (readers.words[_ReaderSlots.retiredWord] != 0) == !retired.isEmpty,
+      "I6: the has-retired word disagrees with the retired buffers")
+    #if MULTICAST_INTERNAL_CHECKS
+    for old in retired {
+      precondition(
+        (0..<old.count).allSatisfy { old.stamp(at: $0).isMoved },
+        "I5: a retired buffer has an entry not flagged moved")
+    }
     precondition(
-      !waiting.contains { $0.base == buffer.base }, "the current buffer waits to be freed")
-    precondition(
-      (words[_ReaderSlots.waitingWord] != 0) == !waiting.isEmpty,
-      "the waiting flag disagrees with the waiting buffers")
+      retiredSinceFlip.isEmpty || isBufferNewerThanFlip,
+      "I7: a buffer was retired since the flip, but the current one is not newer than it")
+    #endif
   }
 
   /// Checks that the index files exactly the registered entries, each at its
-  /// position.
+  /// position (I10).
   private func checkIndex(registered: Int) {
     guard Index.filesEntries else { return }
     for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
       let filed = buffer.index.position(
         of: buffer.entry(at: position).pointee.key, in: buffer.entries)
       precondition(
-        filed == position, "entry \(position) is filed at \(String(describing: filed))")
+        filed == position, "I10: entry \(position) is filed at \(String(describing: filed))")
     }
-    precondition(buffer.index.count == registered, "index and buffer disagree")
+    precondition(buffer.index.count == registered, "I10: index and buffer disagree")
+  }
+
+  /// Checks that the words broadcasts begin with are the state's, with the
+  /// version not busy: true whenever no writing section runs (I1).
+  @usableFromInline
+  func checkPublished() {
+    let words = readers.words
+    precondition(
+      words[_ReaderSlots.bufferWord] == UInt64(UInt(bitPattern: buffer.base))
+        && words[_ReaderSlots.countWord] == UInt64(buffer.count)
+        && words[_ReaderSlots.nextSequenceWord] == nextSequence
+        && words[_ReaderSlots.versionWord] & 1 == epoch
+        && words[_ReaderSlots.versionWord] & _ReaderSlots.busyBit == 0,
+      "I1: the words broadcasts begin with are not the state's")
   }
 }
+
+#if MULTICAST_INTERNAL_CHECKS
+/// What the invariant checks remember within one section: whether it found
+/// the buffer unread (``_ObserverStorage/State/isBufferRead`` was false) with
+/// no broadcast counted since.
+@usableFromInline
+final class _SectionRecord {
+  @usableFromInline
+  var isUnreadProven = false
+
+  @usableFromInline
+  init() {}
+}
+
+extension _ObserverStorage.State {
+  /// Traps unless a writing section runs (I2).
+  func checkWriting() {
+    precondition(
+      _multicast_load_relaxed(readers.words + _ReaderSlots.versionWord) & _ReaderSlots.busyBit
+        != 0,
+      "I2: what broadcasts begin with changes outside a writing section")
+  }
+
+  /// Traps unless this section found the buffer unread, and counted no
+  /// broadcast since (I4).
+  func checkUnread() {
+    precondition(
+      section.isUnreadProven, "I4: entries move in a buffer not found unread in this section")
+  }
+
+  /// Traps unless the registration at `position` is dead: not the owner's,
+  /// its weak reference `nil` (I8).
+  func checkDead(at position: Int) {
+    precondition(
+      !isHeldByOwner(position) && buffer.entry(at: position).pointee.object == nil,
+      "I8: a sweep removes a live registration")
+  }
+}
+#endif

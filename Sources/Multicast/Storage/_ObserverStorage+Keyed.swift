@@ -1,14 +1,11 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// The operations of a keyed registry: at most one registration per object,
-// found by the object's identity.
+// The operations of a keyed registry (README.md, section 1).
 
 extension _ObserverStorage where Index == _PositionIndex {
-  /// Registers `object` unless it is already registered.
-  ///
-  /// An entry under the same key whose object is gone belonged to a dead
-  /// object at the same address: it is removed and the new object goes last.
+  /// Registers `object` unless it is already registered; a dead entry under
+  /// its key, an earlier object's at that address, is removed.
   ///
   /// - Returns: `true` if the object was not registered before.
   /// - Complexity: Amortized O(1).
@@ -17,10 +14,9 @@ extension _ObserverStorage where Index == _PositionIndex {
     let key = ObjectIdentifier(object)
     return mutate { state, garbage in
       if let position = state.buffer.position(of: key) {
-        // The caller holds `object`, so this load cannot release the last
-        // reference to a live object.
+        // The caller holds `object`: this load releases no last reference.
         if state.buffer.entry(at: position).pointee.object === object { return false }
-        state.markRemoved(at: position)
+        state.remove(at: position)
         state.compactIfSparse(&garbage)
       }
       state.register(object, payload: payload, &garbage)
@@ -30,18 +26,16 @@ extension _ObserverStorage where Index == _PositionIndex {
 
   /// Removes the registration filed under `object`'s identity.
   ///
-  /// The entry needs no look at its object: if that object is alive it is
-  /// `object`, since two live objects never share an address; if it is dead,
-  /// the entry is `object`'s own, seen from its deinitializer (where weak
-  /// references to it already read `nil`), or an earlier object's at the same
-  /// address, and removing it is right in both cases.
+  /// No load is needed: a live entry under that key is `object`'s, and a
+  /// dead one is `object`'s seen from its deinitializer, or an earlier
+  /// object's at the same address; either way it goes.
   ///
   /// - Complexity: Amortized O(1).
   func remove(_ object: AnyObject) {
     let key = ObjectIdentifier(object)
     mutate { state, garbage in
       guard let position = state.buffer.position(of: key) else { return }
-      state.markRemoved(at: position)
+      state.remove(at: position)
       state.compactIfSparse(&garbage)
     }
   }
@@ -54,8 +48,7 @@ extension _ObserverStorage where Index == _PositionIndex {
       guard let position = state.buffer.position(of: ObjectIdentifier(object)) else {
         return false
       }
-      // As in `insert`: the caller holds `object`, so the loaded reference
-      // is not the last one to a live object.
+      // As in `insert`: this load releases no last reference.
       return state.buffer.entry(at: position).pointee.object === object
     }
   }

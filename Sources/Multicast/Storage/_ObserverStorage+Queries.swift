@@ -3,26 +3,13 @@
 
 public import _MulticastAtomics
 
-// Questions about the registrations as a whole, answered at one instant.
+// Questions about the registrations as a whole, answered at one instant, not
+// by a broadcast's rule, which mixes two moments (README.md, section 5).
 //
-// A broadcast's rule (the registrations present when it began, minus those
-// removed before their turn) would be wrong here: it mixes two moments. A
-// count that began before another thread added one observer and removed
-// another could skip both, and answer a number that the registrations never
-// had.
-//
-// Telling a live entry from a dead one means loading its weak reference,
-// which returns a strong one. Under the lock, a query would have to keep
-// what it loaded until it unlocked (releasing the last reference there
-// could run a deinitializer that calls back into the storage), and so keep
-// alive, that long, an observer released meanwhile on another thread, which
-// a broadcast could then call. So a query walks as a broadcast does, without
-// the lock, letting each object go at once, between two reads of the
-// registrations' change count. When the count is unchanged, no registration
-// or removal happened between them; deaths only take observers away, so the
-// number of live ones fell from at least the answer to at most it, and was
-// the answer at some instant during the call. After a few walks that other
-// threads' changes spoiled, the query holds the lock throughout instead.
+// A query walks without the lock, so that it keeps no loaded observer alive,
+// between two reads of `State.changes`. If they agree, no registration or
+// removal happened between; deaths only take observers away, so the count
+// was the answer at some instant during the call.
 
 extension _ObserverStorage {
   /// The number of live registrations, at one instant.
@@ -44,9 +31,8 @@ extension _ObserverStorage {
     return liveObject == nil
   }
 
-  /// The number of live registrations, or `limit` if there are at least as
-  /// many, counted at one instant without the lock, or `nil` if other
-  /// threads' changes kept spoiling the walk.
+  /// The number of live registrations, at most `limit`, counted at one
+  /// instant without the lock; `nil` if changes kept spoiling the walk.
   private func countLive(upTo limit: Int) -> Int? {
     // Written once, before the storage is shared.
     let ownerKey = state.pointee.ownerKey
@@ -65,11 +51,8 @@ extension _ObserverStorage {
     return nil
   }
 
-  /// ``liveCount`` with the lock held throughout: what a count falls back
-  /// to under a stream of changes.
-  ///
-  /// The references it loads are kept until it unlocks, on the stack, or
-  /// on the heap for a large registry.
+  /// ``liveCount`` with the lock held throughout, under a stream of changes;
+  /// it releases what it loads after unlocking.
   private var lockedLiveCount: Int {
     lock.lock()
     let buffer = state.pointee.buffer
@@ -90,12 +73,8 @@ extension _ObserverStorage {
     }
   }
 
-  /// Calls `body` with each entry from `start` on that is not removed, in
-  /// registration order, following entries that changes move, with no lock
-  /// held, until `body` returns `false`; then ends the broadcast.
-  ///
-  /// What sweeps and queries walk with: `body` gets the entry and its
-  /// stamp, and loads the weak reference itself, if it needs to.
+  /// Calls `body` with each entry from `start` on that is not removed, as a
+  /// broadcast walks, until `body` returns `false`; then ends the broadcast.
   func forEachRegistered(
     from start: _BroadcastCursor<Payload, Index>,
     _ body: (UnsafeMutablePointer<_ObserverEntry>, _EntryStamp) -> Bool
@@ -104,10 +83,10 @@ extension _ObserverStorage {
     defer { endBroadcast(cursor) }
     while cursor.position < cursor.endPosition {
       let stamp = cursor.buffer.stamp(at: cursor.position)
-      if stamp.isCurrent {
+      if stamp.isRegisteredHere {
         if !body(cursor.entries + cursor.position, stamp) { return }
       } else if !stamp.isRemoved {
-        // Moved: go on in the buffer that replaced this one.
+        // I5: moved; go on in the buffer that replaced this one.
         relocate(&cursor, to: stamp.sequence)
         continue
       }
@@ -117,9 +96,8 @@ extension _ObserverStorage {
 }
 
 extension _ObserverStorage.State {
-  /// The object of the first live registration, or `nil` if there is none.
-  ///
-  /// Call with the lock held, and release the result after unlocking.
+  /// The object of the first live registration, if any; release it after
+  /// unlocking.
   ///
   /// - Complexity: O(1) when the first registration is alive; O(n) when dead
   ///   or removed ones come first.
@@ -127,9 +105,8 @@ extension _ObserverStorage.State {
     firstLiveObject { _ in true }
   }
 
-  /// Whether a registration held by `object` is not removed: then it is
-  /// alive as long as `object` is, which the caller knows, and no weak
-  /// reference needs loading.
+  /// Whether a registration held by `object`, which the caller keeps alive,
+  /// is not removed; no weak reference is loaded.
   ///
   /// - Complexity: O(n), where n is the number of registrations.
   func hasRegistration(heldBy object: AnyObject) -> Bool {
@@ -137,9 +114,8 @@ extension _ObserverStorage.State {
     return hasRegistration { entryKey, _ in entryKey == key }
   }
 
-  /// Whether a registration that is not removed satisfies `predicate`,
-  /// given its object's identity and its payload; no weak reference is
-  /// loaded.
+  /// Whether a registration not removed satisfies `predicate`, given its
+  /// object's identity and payload; no weak reference is loaded.
   ///
   /// - Complexity: O(n), where n is the number of registrations.
   func hasRegistration(where predicate: (ObjectIdentifier, Payload) -> Bool) -> Bool {
@@ -152,9 +128,7 @@ extension _ObserverStorage.State {
   }
 
   /// The object of the first live registration whose payload satisfies
-  /// `predicate`, or `nil` if there is none.
-  ///
-  /// Call with the lock held, and release the result after unlocking.
+  /// `predicate`, if any; release it after unlocking.
   ///
   /// - Complexity: O(n), where n is the number of registrations.
   func firstLiveObject(where predicate: (Payload) -> Bool) -> AnyObject? {
@@ -169,13 +143,9 @@ extension _ObserverStorage.State {
 extension _ObserverStorage {
   /// The first live registration numbered from `sequence` to before `end`.
   ///
-  /// Returns its object, payload and number, or `nil` if there is none. The
-  /// object is a strong reference, released by the caller, after unlocking.
-  ///
-  /// What a broadcast that awaits each observer reads, one observer at a
-  /// time, so that it holds no lock and no buffer across an await. (It
-  /// reaches no registration of an owner, which a `MulticastDelegate`'s
-  /// storage never has.)
+  /// Returns its object (released by the caller after unlocking), payload
+  /// and number, or `nil`. What a broadcast that awaits each observer reads,
+  /// so that it holds no lock and no buffer across an await.
   ///
   /// - Complexity: O(log n), plus the removed or dead registrations skipped.
   @inlinable

@@ -3,30 +3,22 @@
 
 public import _MulticastAtomics
 
-// Beginning and ending a broadcast, and, as steps of a mutation with the
-// lock held, whether broadcasts read the buffer and freeing the buffers they
-// no longer read. The protocol is _ReaderSlots's.
+// Beginning and ending a broadcast; whether broadcasts read the buffer;
+// retiring and freeing buffers (README.md, sections 3 and 4).
 
 extension _ObserverStorage {
-  /// Starts a broadcast: counts it among the readers, so that no entry it
-  /// may read moves, and no buffer it may read is freed, until it leaves.
-  ///
-  /// It takes no lock: see ``beginBroadcastWithoutLock()``. It takes the lock
-  /// only when a critical section runs meanwhile, or the first time a
-  /// thread other than the first broadcasts (to make the slots).
+  /// Starts a broadcast: counts it, so that nothing it may read moves or
+  /// is freed until it ends (I4, I7); without the lock when it can.
   @inlinable
   func beginBroadcast() -> _BroadcastCursor<Payload, Index> {
     if let cursor = beginBroadcastWithoutLock() { return cursor }
     return beginBroadcastLocked()
   }
 
-  /// Starts a broadcast without the lock, as _ReaderSlots describes: counts
-  /// it in the calling thread's slot, reads the buffer, its count and the
-  /// next sequence number, and checks that no critical section ran
-  /// meanwhile.
+  /// Starts a broadcast without the lock (README.md, section 3).
   ///
   /// - Returns: The broadcast begun, or `nil`, having changed nothing, if
-  ///   the thread has no slot yet or a critical section ran meanwhile.
+  ///   the thread has no slot yet or a writing section ran meanwhile.
   @inlinable
   func beginBroadcastWithoutLock() -> _BroadcastCursor<Payload, Index>? {
     let readers = self.readers
@@ -50,22 +42,22 @@ extension _ObserverStorage {
     #endif
     _multicast_fence_acquire()
     guard _multicast_load_seq_cst(readers.words + _ReaderSlots.versionWord) == version else {
-      if readers.uncount(counter) { reclaim() }
+      if readers.uncount(counter) { freeRetiredBuffers() }
       return nil
     }
-    // Checked: the buffer was current, with that count, when the broadcast
-    // was counted, in the epoch every section that could free it looks at.
+    // I1: the words are one section's, and no section began since the
+    // broadcast was counted.
     return _BroadcastCursor(
       buffer: Buffer(base: UnsafeMutableRawPointer(bitPattern: UInt(base)).unsafelyUnwrapped),
       position: 0, endPosition: Int(truncatingIfNeeded: count), end: end, counter: counter)
   }
 
-  /// Starts a broadcast with the lock held, and makes the slots of threads
-  /// other than the first, so that they begin without it next time.
+  /// Starts a broadcast with the lock held, and makes the other slots, so
+  /// that other threads begin without it next time.
   @usableFromInline
   func beginBroadcastLocked() -> _BroadcastCursor<Payload, Index> {
     withLockedState(changing: false) { state in
-      state.readers.makeSpread()
+      state.readers.makeOtherSlots()
       return state.beginBroadcast()
     }
   }
@@ -86,8 +78,7 @@ extension _ObserverStorage {
 
   /// Starts a broadcast of the registrations made before the one numbered
   /// `end`, at most `reading`'s end, in the buffer that `reading` reads,
-  /// without the lock: a broadcast under way keeps its buffer from being
-  /// freed, so another may join it, counted with it.
+  /// without the lock: counted on `reading`'s counter while `reading` is.
   ///
   /// - Complexity: O(log n), where n is the number of registrations.
   @inlinable
@@ -102,34 +93,29 @@ extension _ObserverStorage {
       counter: reading.counter)
   }
 
-  /// Ends a broadcast: takes it off the readers, without the lock unless
-  /// buffers wait to be freed.
+  /// Ends a broadcast, without the lock unless buffers are retired.
   @inlinable
   func endBroadcast(_ cursor: _BroadcastCursor<Payload, Index>) {
-    if _slowPath(readers.uncount(cursor.counter)) { reclaim() }
+    if _slowPath(readers.uncount(cursor.counter)) { freeRetiredBuffers() }
   }
 
-  /// Frees the replaced buffers that no broadcast reads any more, and flips
-  /// the epoch if that is what they wait for.
-  ///
-  /// Freeing changes nothing that a broadcast begun without the lock reads,
-  /// so it only takes the lock; a flip, in a second section, marks the
-  /// version busy.
+  /// Frees the retired buffers that no broadcast reads any more, and flips
+  /// the epoch, in a second, writing section, if they wait for that (I2).
   @usableFromInline
-  func reclaim() {
+  func freeRetiredBuffers() {
     var garbage = Garbage()
     let mustFlip = withLockedState(changing: false) { state in
-      state.reclaim(&garbage, flipping: false)
+      state.freeRetiredBuffers(&garbage, flipping: false)
     }
     if mustFlip {
-      withLockedState { state in _ = state.reclaim(&garbage, flipping: true) }
+      withLockedState { state in _ = state.freeRetiredBuffers(&garbage, flipping: true) }
     }
     _ = consume garbage
   }
 
-  /// Moves `cursor` from a replaced buffer to the current one, at the first
+  /// Moves `cursor` from a retired buffer to the current one, at the first
   /// entry whose sequence is at least `sequence`, counted in the current
-  /// epoch.
+  /// epoch (I5, I7).
   @usableFromInline
   func relocate(_ cursor: inout _BroadcastCursor<Payload, Index>, to sequence: UInt64) {
     let exited = cursor.counter
@@ -142,17 +128,15 @@ extension _ObserverStorage {
         position: current.position(ofFirst: sequence, below: current.count),
         endPosition: current.position(ofFirst: end, below: current.count),
         end: end, counter: state.countBroadcast())
-      if state.readers.uncount(exited) { _ = state.reclaim(&garbage, flipping: true) }
+      if state.readers.uncount(exited) { _ = state.freeRetiredBuffers(&garbage, flipping: true) }
       return relocated
     }
   }
 }
 
 extension _ObserverStorage.State {
-  /// Starts a broadcast of every registration made so far, as
-  /// ``_ObserverStorage/beginBroadcast()`` does, in a critical section the
-  /// caller holds; the caller ends it with
-  /// ``_ObserverStorage/endBroadcast(_:)``, with or without the lock.
+  /// Starts a broadcast of every registration made so far, in a section the
+  /// caller holds; end it with ``_ObserverStorage/endBroadcast(_:)``.
   @inlinable @inline(__always)
   func beginBroadcast() -> _BroadcastCursor<Payload, Index> {
     _BroadcastCursor(
@@ -163,14 +147,14 @@ extension _ObserverStorage.State {
 
 extension _ObserverStorage.State {
   /// Whether a broadcast may be reading the current buffer: if not, its
-  /// entries may move, and it may be freed.
-  ///
-  /// A broadcast counted in the other epoch reads an older buffer when the
-  /// current one replaced it as the epoch flipped; otherwise it may read
-  /// this one too.
+  /// entries may move, and it may be freed (I4, I7).
   var isBufferRead: Bool {
     let (inEpoch, inOther) = epochCounts()
-    return inEpoch > 0 || (!isBufferNewerThanEpoch && inOther > 0)
+    let isRead = inEpoch > 0 || (!isBufferNewerThanFlip && inOther > 0)
+    #if MULTICAST_INTERNAL_CHECKS
+    if !isRead { section.isUnreadProven = true }
+    #endif
+    return isRead
   }
 
   /// The broadcasts counted in the current epoch and in the other.
@@ -179,66 +163,65 @@ extension _ObserverStorage.State {
     return epoch == 0 ? (zero, one) : (one, zero)
   }
 
-  /// Counts a broadcast that begins in this critical section.
+  /// Counts a broadcast that begins in this section.
   ///
   /// - Returns: The counter to take the one back from, as
   ///   ``_ObserverStorage/endBroadcast(_:)`` does.
   @inlinable
   func countBroadcast() -> UnsafeMutablePointer<UInt64> {
-    readers.countLocked(epoch: epoch)
+    #if MULTICAST_INTERNAL_CHECKS
+    section.isUnreadProven = false
+    #endif
+    return readers.countLocked(epoch: epoch)
   }
 
-  /// Keeps `replaced`, which `buffer` just replaced and broadcasts may be
-  /// reading, until they have left; frees it at once if they have.
+  /// Retires `replaced`, which broadcasts may be reading, and frees what
+  /// retired buffers it can.
   mutating func retire(
     _ replaced: _ObserverStorage.Buffer, _ garbage: inout _ObserverStorage.Garbage
   ) {
-    waitingSinceFlip.append(replaced)
-    // Set before the slots are read: a broadcast that ends unseen by
-    // `reclaim` sees the flag, and reclaims.
-    readers.setWaiting(true)
-    if reclaim(&garbage, flipping: true) {
-      // The epoch flipped in the section that made the buffer current: the
-      // broadcasts counted in the other epoch began before, in older buffers.
-      isBufferNewerThanEpoch = true
+    retiredSinceFlip.append(replaced)
+    // Before the counters are read: a broadcast that ends unseen sees it.
+    readers.setHasRetired(true)
+    if freeRetiredBuffers(&garbage, flipping: true) {
+      // I7: flipped in the section that made the buffer current.
+      isBufferNewerThanFlip = true
     }
   }
 
-  /// Frees the waiting buffers that no broadcast can read any more, and
+  /// Frees the retired buffers that no broadcast can read any more, and
   /// flips the epoch if that lets the others go.
   ///
-  /// Called by the section that retires a buffer, and by a broadcast that
-  /// ends while buffers wait. A flip changes the epoch that broadcasts begun
-  /// without the lock read: pass `flipping: true` only in a section that
-  /// marks the version busy.
+  /// Pass `flipping: true` only in a writing section (I2).
   ///
   /// - Returns: With `flipping`, whether the epoch flipped; without it,
   ///   whether a flip is due.
-  mutating func reclaim(_ garbage: inout _ObserverStorage.Garbage, flipping: Bool) -> Bool {
+  mutating func freeRetiredBuffers(
+    _ garbage: inout _ObserverStorage.Garbage, flipping: Bool
+  ) -> Bool {
     var flipped = false
     let (inEpoch, inOther) = epochCounts()
     if inOther == 0 {
-      // Every broadcast that could read a buffer retired before the last
-      // flip has left.
-      for buffer in waitingBeforeFlip { garbage.keep(buffer: buffer) }
-      waitingBeforeFlip.removeAll()
-      // No broadcast is counted in the other epoch, so it may become the
-      // current one: the broadcasts counted in this one then all began
-      // before the flip, and once they leave, nothing reads the buffers
-      // retired until now.
-      if !waitingSinceFlip.isEmpty {
+      // I7: their readers were all counted in the other epoch.
+      for buffer in retiredBeforeFlip { garbage.keep(buffer: buffer) }
+      retiredBeforeFlip.removeAll()
+      // I7: nothing is counted in the other epoch; it becomes the current.
+      if !retiredSinceFlip.isEmpty {
         guard flipping else { return true }
+        #if MULTICAST_INTERNAL_CHECKS
+        checkWriting()
+        #endif
         epoch ^= 1
         flipped = true
-        isBufferNewerThanEpoch = false
-        swap(&waitingBeforeFlip, &waitingSinceFlip)
+        isBufferNewerThanFlip = false
+        swap(&retiredBeforeFlip, &retiredSinceFlip)
         if inEpoch == 0 {
-          for buffer in waitingBeforeFlip { garbage.keep(buffer: buffer) }
-          waitingBeforeFlip.removeAll()
+          for buffer in retiredBeforeFlip { garbage.keep(buffer: buffer) }
+          retiredBeforeFlip.removeAll()
         }
       }
     }
-    if waitingBeforeFlip.isEmpty && waitingSinceFlip.isEmpty { readers.setWaiting(false) }
+    if retiredBeforeFlip.isEmpty && retiredSinceFlip.isEmpty { readers.setHasRetired(false) }
     return flipped
   }
 }

@@ -2,23 +2,13 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 extension _ObserverStorage {
-  /// Drops the registrations whose objects are gone: a sweep.
+  /// Drops the registrations whose objects are gone.
   ///
-  /// It looks at every registration as a broadcast does, without the lock,
-  /// loading each weak reference and letting the object go at once; then, in
-  /// one critical section, it flags removed the registrations it found dead
-  /// (dead stays dead) and compacts if it flagged any.
+  /// It walks as a broadcast does, without the lock, and lets each object go
+  /// as soon as it is loaded: a sweep under the lock would keep an observer
+  /// released meanwhile on another thread alive until it unlocked.
   ///
-  /// So a sweep holds an object only for the instant of its load. Holding
-  /// the objects until the end of a critical section, as a sweep under the
-  /// lock must (releasing one there could run a deinitializer that calls back
-  /// into the storage), kept alive, for that long, an observer released
-  /// meanwhile on another thread; its actor could then call it, after its
-  /// release, with a value queued for it. No object is kept past the load,
-  /// and a sweep makes no allocation unless it finds some dead.
-  ///
-  /// - Complexity: O(n), where n is the number of registrations; amortized
-  ///   over the registrations that made it due.
+  /// - Complexity: O(n), amortized over the registrations that made it due.
   ///
   /// - Returns: Whether it removed any registration.
   @discardableResult
@@ -42,7 +32,7 @@ extension _ObserverStorage {
     state.pointee.betweenSweepPhases?()
     #endif
     if dead.isEmpty {
-      // Nothing a broadcast reads changes: the section needs no version.
+      // Nothing a broadcast begins with changes (I2).
       withLockedState(changing: false) { state in state.noteSweep(alive: alive, end: end) }
       return false
     }
@@ -51,7 +41,7 @@ extension _ObserverStorage {
     }
   }
 
-  /// Sweeps if the sweep flag is set and no other thread claimed it first.
+  /// Sweeps if a sweep is wanted and no other thread claimed it first.
   ///
   /// - Returns: Whether the sweep removed any registration.
   @discardableResult

@@ -4,23 +4,20 @@
 // What tests look at beyond the public API.
 
 extension _ObserverStorage {
-  /// The number of entry slots and index slots the storage holds: the figure
+  /// The entries and index buckets the storage has room for: the figure
   /// that must stay proportional to the live registrations.
   var capacity: Int {
-    read { state in state.buffer.capacity + state.buffer.header.pointee.layout.indexSlotCount }
+    read { state in state.buffer.capacity + state.buffer.header.pointee.layout.indexBucketCount }
   }
 
-  /// The current buffer's count of entries (tombstones included) and its
-  /// room: a test fills it exactly, so that the next registration replaces
-  /// it.
+  /// The current buffer's count of entries, tombstones included, and room.
   var bufferFill: (count: Int, capacity: Int) {
     read { state in (state.buffer.count, state.buffer.capacity) }
   }
 
-  /// The number of replaced buffers kept for broadcasts that may still
-  /// read them.
+  /// The number of retired buffers.
   var retiredBufferCount: Int {
-    read { state in state.waitingBeforeFlip.count + state.waitingSinceFlip.count }
+    read { state in state.retiredBeforeFlip.count + state.retiredSinceFlip.count }
   }
 
 }

@@ -16,23 +16,23 @@ struct _PositionIndex: _EntryIndex {
   @usableFromInline
   static var filesEntries: Bool { true }
 
-  private let slots: UnsafeMutablePointer<UInt32>
+  private let buckets: UnsafeMutablePointer<UInt32>
   private let mask: Int
-  /// How far to shift a 64-bit hash to keep as many high bits as the slot
+  /// How far to shift a 64-bit hash to keep as many high bits as the bucket
   /// count needs.
   private let shift: Int
 
   @usableFromInline
-  init(slots: UnsafeMutablePointer<UInt32>, slotCount: Int) {
-    self.slots = slots
-    self.mask = slotCount - 1
-    self.shift = UInt64.bitWidth - slotCount.trailingZeroBitCount
+  init(buckets: UnsafeMutablePointer<UInt32>, bucketCount: Int) {
+    self.buckets = buckets
+    self.mask = bucketCount - 1
+    self.shift = UInt64.bitWidth - bucketCount.trailingZeroBitCount
   }
 
-  /// The number of slots for a buffer of `capacity` entries: a power of two
+  /// The number of buckets for a buffer of `capacity` entries: a power of two
   /// at least four thirds of it.
   @usableFromInline
-  static func slotCount(forCapacity capacity: Int) -> Int {
+  static func bucketCount(forCapacity capacity: Int) -> Int {
     precondition(capacity < Int(empty), "more registrations than an index can hold")
     var count = 4
     while count * 3 < capacity * 4 { count *= 2 }
@@ -49,16 +49,16 @@ struct _PositionIndex: _EntryIndex {
   func position(
     of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>
   ) -> Int? {
-    slot(of: key, in: entries).map { Int(slots[$0]) }
+    bucket(of: key, in: entries).map { Int(buckets[$0]) }
   }
 
-  private func slot(
+  private func bucket(
     of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>
   ) -> Int? {
-    var slot = home(of: key)
-    while slots[slot] != Self.empty {
-      if entries[Int(slots[slot])].key == key { return slot }
-      slot = (slot + 1) & mask
+    var bucket = home(of: key)
+    while buckets[bucket] != Self.empty {
+      if entries[Int(buckets[bucket])].key == key { return bucket }
+      bucket = (bucket + 1) & mask
     }
     return nil
   }
@@ -66,9 +66,9 @@ struct _PositionIndex: _EntryIndex {
   /// Files `position` under `key`, which must not be in the index.
   @usableFromInline
   func insert(_ key: ObjectIdentifier, at position: Int) {
-    var slot = home(of: key)
-    while slots[slot] != Self.empty { slot = (slot + 1) & mask }
-    slots[slot] = UInt32(truncatingIfNeeded: position)
+    var bucket = home(of: key)
+    while buckets[bucket] != Self.empty { bucket = (bucket + 1) & mask }
+    buckets[bucket] = UInt32(truncatingIfNeeded: position)
   }
 
   /// Removes `key`, shifting back the keys after it so that no probe
@@ -77,31 +77,31 @@ struct _PositionIndex: _EntryIndex {
   func remove(
     _ key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>
   ) {
-    guard var hole = slot(of: key, in: entries) else { return }
+    guard var hole = bucket(of: key, in: entries) else { return }
     var next = (hole + 1) & mask
-    while slots[next] != Self.empty {
-      let home = home(of: entries[Int(slots[next])].key)
+    while buckets[next] != Self.empty {
+      let home = home(of: entries[Int(buckets[next])].key)
       // Move the key back unless its home lies cyclically in (hole, next].
       if (hole - home) & mask < (next - home) & mask {
-        slots[hole] = slots[next]
+        buckets[hole] = buckets[next]
         hole = next
       }
       next = (next + 1) & mask
     }
-    slots[hole] = Self.empty
+    buckets[hole] = Self.empty
   }
 
   /// Empties the index.
   @usableFromInline
   func removeAll() {
-    slots.initialize(repeating: Self.empty, count: mask + 1)
+    buckets.initialize(repeating: Self.empty, count: mask + 1)
   }
 
   /// The number of filed positions.
   ///
-  /// O(slots).
+  /// O(buckets).
   @usableFromInline
   var count: Int {
-    (0...mask).count { slots[$0] != Self.empty }
+    (0...mask).count { buckets[$0] != Self.empty }
   }
 }

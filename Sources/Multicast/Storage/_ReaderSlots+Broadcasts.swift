@@ -3,41 +3,36 @@
 
 public import _MulticastAtomics
 
-// The readers' side of the protocol in _ReaderSlots.swift: counting a
-// broadcast in, and out.
-
 extension _ReaderSlots {
-  /// Counts a broadcast begun with the lock held in the home slot, in the
+  /// Counts a broadcast begun with the lock held in the first slot, in the
   /// current epoch.
   ///
   /// - Returns: The counter to take the one back from.
   @inlinable
   func countLocked(epoch: UInt64) -> UnsafeMutablePointer<UInt64> {
-    let counter = homeSlot + Int(epoch)
+    let counter = firstSlot + Int(epoch)
     _ = _multicast_fetch_add_seq_cst(counter, 1)
     return counter
   }
 
-  /// The calling thread's slot, if it has one yet: the home slot for the
-  /// first thread that asks, a slot among the others' for every other
-  /// thread once they are made.
+  /// The calling thread's slot: the first slot for the first thread that
+  /// asks, one of the other slots for the rest, once they are made.
   @inlinable
   func slotOfCallingThread() -> UnsafeMutablePointer<UInt64>? {
     let number = UInt64(_multicast_thread_number()) &+ 1
-    let home = _multicast_load_relaxed(words + Self.homeWord)
-    if _fastPath(home == number) { return homeSlot }
-    if home == 0 && _multicast_compare_exchange(words + Self.homeWord, 0, number) {
-      return homeSlot
+    let firstThread = _multicast_load_relaxed(words + Self.firstThreadWord)
+    if _fastPath(firstThread == number) { return firstSlot }
+    if firstThread == 0 && _multicast_compare_exchange(words + Self.firstThreadWord, 0, number) {
+      return firstSlot
     }
-    guard let spread else { return nil }
-    return spread + Int(number % UInt64(Self.spreadCount)) * Self.lineWords
+    guard let otherSlots else { return nil }
+    return otherSlots + Int(number % UInt64(Self.otherSlotCount)) * Self.lineWords
   }
 
   #if MULTICAST_INTERNAL_CHECKS
-  /// Waits a while, in every eighth broadcast of a checked build, for a
-  /// critical section to run after the broadcast read `version` and before
-  /// it counts itself: the window the version check exists for, which the
-  /// stress tests then hit often rather than almost never.
+  /// Waits a while, in every eighth broadcast, for a writing section to
+  /// begin after the broadcast read `version` and before it counts itself:
+  /// the stress tests then hit that window often rather than almost never.
   @usableFromInline
   func widenRaceWindow(after version: UInt64) {
     guard (version / Self.versionStep) % 8 == 0 else { return }
@@ -50,11 +45,11 @@ extension _ReaderSlots {
 
   /// Takes back the one a broadcast added to `counter`.
   ///
-  /// - Returns: Whether buffers wait to be freed: the caller must then take
-  ///   the lock and free what it can.
+  /// - Returns: Whether buffers are retired: the caller must then free
+  ///   what it can.
   @inlinable
   func uncount(_ counter: UnsafeMutablePointer<UInt64>) -> Bool {
     _ = _multicast_fetch_sub_seq_cst(counter, 1)
-    return _multicast_load_seq_cst(words + Self.waitingWord) != 0
+    return _multicast_load_seq_cst(words + Self.retiredWord) != 0
   }
 }

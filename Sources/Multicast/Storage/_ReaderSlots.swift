@@ -3,81 +3,23 @@
 
 public import _MulticastAtomics
 
-// Who reads the storage's buffers: broadcasts counted per thread, in slots
-// on cache lines of their own, in two epochs, so that two threads
-// broadcasting at once write no word in common.
-//
-// The protocol, in full (the storage's mutations are its writers, its
-// broadcasts its readers):
-//
-// - Words. Control words, written only with the lock held: the version, the
-//   current buffer's address, its count, the next sequence number,
-//   whether buffers wait to be freed, and whether a mutation should sweep
-//   once it has unlocked (a hint). A line of counters, the home slot, for
-//   the first thread that broadcasts without the lock and for broadcasts
-//   begun with it; the slots of other threads, eight lines, are made when a
-//   second thread first broadcasts. Each slot has a counter per epoch.
-// - Version. Every critical section that changes what a broadcast reads sets
-//   its busy bit on entry (before it changes anything), publishes the
-//   buffer's address, its count and the next sequence number, and clears
-//   the bit and adds one to its count of sections on exit. Its low bit is
-//   the epoch new broadcasts count themselves in.
-// - Beginning without the lock. Read the version (acquire); if busy, take the
-//   lock instead. Add one to the thread's slot for the version's epoch
-//   (sequentially consistent), read the three published words, and read the
-//   version again (sequentially consistent, after an acquire fence): if it
-//   changed, take the one back and begin with the lock instead. Otherwise
-//   the words are one critical section's, and the broadcast reads that
-//   buffer below that count. It touches no buffer before that check: one
-//   counted in an epoch that has flipped since may hold the address of a
-//   buffer that a later section freed, having seen it counted only in the
-//   other epoch. Beginning with the lock adds one to the home slot for the
-//   current epoch: no critical section can run meanwhile.
-// - Ending. Take the one back (sequentially consistent), then read whether
-//   buffers wait to be freed (sequentially consistent); if so, take the lock
-//   and free what can be.
-// - Moving entries. A critical section moves entries in place, or frees a
-//   buffer, only when it finds no broadcast counted that could read it
-//   (after a sequentially consistent fence, which orders its busy version
-//   before its reads of the slots). A broadcast that it did not count added
-//   its one after that fence, so it reads the busy version, or a later one,
-//   and never reads the entries.
-// - Epochs. A replaced buffer that broadcasts may read waits, with the
-//   others replaced since the last flip of the epoch. The epoch flips only
-//   when no broadcast is counted in the other epoch (the one it flips to), so
-//   after a flip every broadcast counted in the old epoch began before it;
-//   buffers replaced before the flip are freed once the old epoch's count is
-//   zero: the broadcasts that could read them have all left, and those that
-//   began since read later buffers. New broadcasts count themselves in the
-//   new epoch, so the old one drains however busy the storage is.
-// - Who frees. Whoever sees the count reach zero with buffers waiting: the
-//   critical section that replaced the buffer, if its readers left already,
-//   or a broadcast as it ends (it reads the waiting flag after taking its one
-//   back; the section sets the flag before it reads the slots, so one of the
-//   two sees the other).
-//
-// What it costs: eight words and a line per storage (the home slot, with room
-// to align it), and eight lines more for a storage that two threads
-// broadcast through without the lock.
-
-/// The broadcasts reading a storage's buffers, counted per thread and per
-/// epoch, and the words that let a broadcast begin without the lock; see the
-/// protocol above.
+/// The control words and reader slots of a storage: who reads its buffers,
+/// counted per thread and per epoch, and what a broadcast that begins without
+/// the lock reads (README.md, section 3).
 ///
-/// A view of memory in the storage's allocation: the control words, and the
-/// home slot on a line of its own.
+/// A view of memory in the storage's allocation; the other slots, eight
+/// lines, are allocated when first needed.
 @usableFromInline
 struct _ReaderSlots {
   /// The control words.
   @usableFromInline
   let words: UnsafeMutablePointer<UInt64>
-  /// The home slot: the first thread's that broadcasts without the lock, and
+  /// The first slot: the first thread's to broadcast without the lock, and
   /// every broadcast's begun with it.
   @usableFromInline
-  let homeSlot: UnsafeMutablePointer<UInt64>
+  let firstSlot: UnsafeMutablePointer<UInt64>
 
-  /// The bytes between words that two threads write at once: a cache line,
-  /// or two, which some processors fetch together.
+  /// A cache line, or two where processors fetch lines in pairs.
   @usableFromInline
   static var lineBytes: Int {
     #if arch(x86_64) || arch(i386)
@@ -90,44 +32,39 @@ struct _ReaderSlots {
   @usableFromInline
   static var lineWords: Int { lineBytes / MemoryLayout<UInt64>.stride }
 
-  /// The number of slots made for threads other than the home slot's.
+  /// The number of other slots.
   @usableFromInline
-  static var spreadCount: Int { 8 }
+  static var otherSlotCount: Int { 8 }
 
   /// The number of control words.
   static var controlWordCount: Int { 8 }
 
-  /// The bytes the control words take, 8-byte aligned.
   static var controlBytes: Int { controlWordCount * MemoryLayout<UInt64>.stride }
 
-  /// The bytes to set aside for the home slot, at any 16-byte aligned
-  /// address: room to align it to a line, and the line.
-  static var homeSlotBytes: Int { 2 * lineBytes - 16 }
+  /// Room for the first slot at any 16-byte aligned address.
+  static var firstSlotBytes: Int { 2 * lineBytes - 16 }
 
-  /// Makes the control words in `control` (``controlBytes``) and the home
-  /// slot on the first line boundary in `home` (``homeSlotBytes``), for a
-  /// storage whose first buffer is `buffer`.
+  /// Makes the control words in `control` and the first slot on the first
+  /// line boundary in `slotMemory`, for a storage whose buffer is `buffer`.
   ///
-  /// The home slot is aligned here rather than by the allocation, so that
-  /// the storage's allocation needs no more than the allocator's natural
-  /// alignment: an over-aligned allocation makes each storage slower to
-  /// make.
+  /// Aligning the slot here lets the storage's allocation keep the
+  /// allocator's natural alignment, which is cheaper to allocate.
   init(
-    control: UnsafeMutableRawPointer, home: UnsafeMutableRawPointer,
+    control: UnsafeMutableRawPointer, firstSlot slotMemory: UnsafeMutableRawPointer,
     buffer: UnsafeMutableRawPointer
   ) {
     words = control.bindMemory(to: UInt64.self, capacity: Self.controlWordCount)
     words.initialize(repeating: 0, count: Self.controlWordCount)
     words[Self.bufferWord] = UInt64(UInt(bitPattern: buffer))
-    let line = _BufferLayout.aligned(Int(bitPattern: home), to: Self.lineBytes)
-    homeSlot = UnsafeMutableRawPointer(bitPattern: line).unsafelyUnwrapped
+    let line = _BufferLayout.aligned(Int(bitPattern: slotMemory), to: Self.lineBytes)
+    firstSlot = UnsafeMutableRawPointer(bitPattern: line).unsafelyUnwrapped
       .bindMemory(to: UInt64.self, capacity: Self.lineWords)
-    homeSlot.initialize(repeating: 0, count: Self.lineWords)
+    firstSlot.initialize(repeating: 0, count: Self.lineWords)
   }
 
   /// Frees the other threads' slots, if any were made.
   func destroy() {
-    if let spread { UnsafeMutableRawPointer(spread).deallocate() }
+    if let otherSlots { UnsafeMutableRawPointer(otherSlots).deallocate() }
   }
 
   // MARK: Control words
@@ -135,33 +72,32 @@ struct _ReaderSlots {
   @usableFromInline static var versionWord: Int { 0 }
   @usableFromInline static var bufferWord: Int { 1 }
   @usableFromInline static var nextSequenceWord: Int { 2 }
-  @usableFromInline static var waitingWord: Int { 3 }
-  @usableFromInline static var homeWord: Int { 4 }
-  @usableFromInline static var spreadWord: Int { 5 }
+  @usableFromInline static var retiredWord: Int { 3 }
+  @usableFromInline static var firstThreadWord: Int { 4 }
+  @usableFromInline static var otherSlotsWord: Int { 5 }
   @usableFromInline static var countWord: Int { 6 }
   static var sweepWord: Int { 7 }
 
-  /// The bit of the version that a critical section sets while it runs;
-  /// below it, the epoch; above it, the number of sections that ran.
+  /// Set while a writing section runs; below it the epoch, above it the
+  /// number of sections.
   @usableFromInline
   static var busyBit: UInt64 { 2 }
 
-  /// What each section adds to the version.
   @usableFromInline
   static var versionStep: UInt64 { 4 }
 
   /// The other threads' slots, one line each, once made.
   @inlinable
-  var spread: UnsafeMutablePointer<UInt64>? {
-    UnsafeMutablePointer(bitPattern: UInt(_multicast_load_acquire(words + Self.spreadWord)))
+  var otherSlots: UnsafeMutablePointer<UInt64>? {
+    UnsafeMutablePointer(bitPattern: UInt(_multicast_load_acquire(words + Self.otherSlotsWord)))
   }
 
   // MARK: Writers, with the lock held
 
-  /// Marks a critical section under way: the version goes busy before
-  /// anything changes.
+  /// Begins a writing section: the version goes busy before anything
+  /// changes (I2).
   ///
-  /// - Returns: The version to pass to ``endWrite(_:epoch:nextSequence:)``.
+  /// - Returns: The version to pass to ``endWrite(_:buffer:count:epoch:nextSequence:)``.
   @inlinable
   func beginWrite() -> UInt64 {
     let version = _multicast_load_relaxed(words + Self.versionWord) | Self.busyBit
@@ -170,9 +106,8 @@ struct _ReaderSlots {
     return version
   }
 
-  /// Publishes the section's buffer, with its count, its next sequence
-  /// number and its epoch, and ends it: the version is no longer busy, and
-  /// counts one more section.
+  /// Publishes what broadcasts begin with and ends the writing section
+  /// (I1): the version is no longer busy, and counts one more section.
   @inlinable
   func endWrite(
     _ version: UInt64, buffer: UnsafeMutableRawPointer, count: Int, epoch: UInt64,
@@ -185,41 +120,37 @@ struct _ReaderSlots {
       words + Self.versionWord, ((version & ~(Self.busyBit | 1)) &+ Self.versionStep) | epoch)
   }
 
-  /// Sets or clears the flag that tells ending broadcasts that buffers wait
-  /// to be freed.
-  func setWaiting(_ waiting: Bool) {
-    _multicast_store_seq_cst(words + Self.waitingWord, waiting ? 1 : 0)
+  /// Sets or clears the has-retired word, which ending broadcasts read.
+  func setHasRetired(_ waiting: Bool) {
+    _multicast_store_seq_cst(words + Self.retiredWord, waiting ? 1 : 0)
   }
 
-  /// Sets or clears the flag that asks a mutation to sweep once it has
-  /// unlocked: a step found a sweep due, or the buffer is full with one due,
-  /// so that the next registration would make it grow.
+  /// Sets or clears the sweep-wanted word.
   func setSweepWanted(_ wanted: Bool) {
     _multicast_store_relaxed(words + Self.sweepWord, wanted ? 1 : 0)
   }
 
-  /// Whether a mutation should sweep once it has unlocked: read without the
-  /// lock, a hint (a sweep that is not needed finds nothing).
+  /// Whether a mutation should sweep after unlocking; read without the lock,
+  /// a hint.
   var isSweepWanted: Bool {
     _multicast_load_relaxed(words + Self.sweepWord) != 0
   }
 
-  /// Clears the sweep flag if it is set, and says whether this call did:
-  /// of the threads that see it set, one sweeps.
+  /// Clears the sweep-wanted word if it is set, and says whether this call
+  /// did: of the threads that see it set, one sweeps.
   func claimSweep() -> Bool {
     isSweepWanted && _multicast_compare_exchange(words + Self.sweepWord, 1, 0)
   }
 
   /// The broadcasts counted in each epoch, read after a sequentially
-  /// consistent fence: a broadcast not counted here added its one after the
-  /// fence, and will see the section's busy version (and its published
-  /// buffer and waiting flag).
+  /// consistent fence: one not counted here will see the busy version and
+  /// the has-retired word (README.md, sections 3 and 4).
   func counts() -> (UInt64, UInt64) {
     _multicast_fence_seq_cst()
-    var counts = (_multicast_load_acquire(homeSlot), _multicast_load_acquire(homeSlot + 1))
-    if let spread {
-      for slot in 0..<Self.spreadCount {
-        let line = spread + slot * Self.lineWords
+    var counts = (_multicast_load_acquire(firstSlot), _multicast_load_acquire(firstSlot + 1))
+    if let otherSlots {
+      for slot in 0..<Self.otherSlotCount {
+        let line = otherSlots + slot * Self.lineWords
         counts.0 &+= _multicast_load_acquire(line)
         counts.1 &+= _multicast_load_acquire(line + 1)
       }
@@ -228,11 +159,11 @@ struct _ReaderSlots {
   }
 
   /// Makes the other threads' slots, unless they are made.
-  func makeSpread() {
-    guard spread == nil else { return }
-    let bytes = Self.spreadCount * Self.lineBytes
+  func makeOtherSlots() {
+    guard otherSlots == nil else { return }
+    let bytes = Self.otherSlotCount * Self.lineBytes
     let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: Self.lineBytes)
     memory.initializeMemory(as: UInt64.self, repeating: 0, count: bytes / 8)
-    _multicast_store_release(words + Self.spreadWord, UInt64(UInt(bitPattern: memory)))
+    _multicast_store_release(words + Self.otherSlotsWord, UInt64(UInt(bitPattern: memory)))
   }
 }
