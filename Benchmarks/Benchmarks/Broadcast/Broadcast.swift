@@ -226,36 +226,20 @@ let benchmarks: @Sendable () -> Void = {
   let delivery = Benchmark.Configuration(
     metrics: [.throughput, .wallClock, .mallocCountTotal], warmupIterations: 1,
     maxDuration: .seconds(2), maxIterations: 50)
-  Benchmark("deliver on-main n=10 x\(events)", configuration: delivery) { benchmark in
-    let audience = await MainActorAudience(count: 10)
-    var sent = 0
-    for _ in benchmark.scaledIterations {
-      await audience.broadcastOnMainActor(sent..<sent + events)
-      sent += events
-    }
-  }
-  Benchmark("deliver multicast n=10 x\(events)", configuration: delivery) { benchmark in
-    let audience = await MainActorAudience(count: 10)
-    var sent = 0
-    for _ in benchmark.scaledIterations {
-      await audience.sendThroughMulticast(sent..<sent + events)
-      sent += events
-    }
-  }
-  Benchmark("deliver event n=10 x\(events)", configuration: delivery) { benchmark in
-    let audience = await MainActorAudience(count: 10)
-    var sent = 0
-    for _ in benchmark.scaledIterations {
-      await audience.sendThroughEvent(sent..<sent + events)
-      sent += events
-    }
-  }
-  Benchmark("deliver task-per-event n=10 x\(events)", configuration: delivery) { benchmark in
-    let audience = await MainActorAudience(count: 10)
-    var sent = 0
-    for _ in benchmark.scaledIterations {
-      await audience.sendThroughTasks(sent..<sent + events)
-      sent += events
+  let ways: [(name: String, send: @Sendable (MainActorAudience, Range<Int>) async -> Void)] = [
+    ("on-main", { await $0.broadcastOnMainActor($1) }),
+    ("multicast", { await $0.sendThroughMulticast($1) }),
+    ("event", { await $0.sendThroughEvent($1) }),
+    ("task-per-event", { await $0.sendThroughTasks($1) }),
+  ]
+  for way in ways {
+    Benchmark("deliver \(way.name) n=10 x\(events)", configuration: delivery) { benchmark in
+      let audience = await MainActorAudience(count: 10)
+      var sent = 0
+      for _ in benchmark.scaledIterations {
+        await way.send(audience, sent..<sent + events)
+        sent += events
+      }
     }
   }
   Benchmark("deliver asyncstream n=10 x\(events)", configuration: delivery) { benchmark in

@@ -4,7 +4,7 @@
 // What tests look at beyond the public API.
 
 extension MulticastDelegate {
-  /// The number of registration slots and index slots the storage holds:
+  /// The number of registration slots and index buckets the storage holds:
   /// proportional to the live observers, however many have died.
   var storageCapacity: Int { storage.capacity }
 
