@@ -171,7 +171,7 @@ extension _ObserverStorage {
   /// The number the next registration will get: a broadcast made now
   /// reaches the registrations numbered below it.
   ///
-  /// Read without the lock, from the word each critical section publishes
+  /// Read without the lock, from the word each writing section publishes
   /// as it ends: a registration that returned before the call is counted,
   /// one under way may or may not be, as with any call made concurrently.
   @inlinable
