@@ -31,14 +31,17 @@ extension _Destination {
   /// Delivers `batch` in order, handing each run of one source's jobs to
   /// that source at once.
   private func deliver(_ batch: [_DeliveryJob]) {
-    var start = batch.startIndex
-    while start < batch.endIndex {
-      let source = batch[start].source
-      var end = start + 1
-      while end < batch.endIndex, batch[end].source === source { end += 1 }
-      source.deliver(batch[start..<end], at: self)
-      for job in batch[start..<end] { job.finish() }
-      start = end
+    // Jobs are read in place: a copy would copy each payload too.
+    batch.withUnsafeBufferPointer { jobs in
+      var start = jobs.startIndex
+      while start < jobs.endIndex {
+        let source = jobs[start].source
+        var end = start + 1
+        while end < jobs.endIndex, jobs[end].source === source { end += 1 }
+        source.deliver(batch[start..<end], at: self)
+        for index in start..<end { jobs[index].finish() }
+        start = end
+      }
     }
   }
 

@@ -8,7 +8,7 @@
 /// `onMainActor`'s `@MainActor` body and `onActor`'s `@isolated(any)` body
 /// have the representation of a plain function of the same type (two words:
 /// the function and its context), and a destination calls the body only on
-/// the actor it belongs to, which ``_QueuedBroadcasts/checkIsolation(of:at:)``
+/// the actor it belongs to, which ``_QueuedBroadcasts/checkIsolation(at:)``
 /// asserts in debug builds. So a queued broadcast is delivered by a call, in
 /// order with everything else queued for that actor, even when a caller on
 /// the actor delivers the queue. In a job's `Any` the body takes two words,
@@ -21,11 +21,13 @@ struct _QueuedBroadcast<Observer>: Sendable {
   @usableFromInline let body: @Sendable (Observer) -> Void
 
   /// A body isolated to the main actor.
+  @inlinable
   init(mainActor body: @escaping @MainActor @Sendable (Observer) -> Void) {
     self.body = unsafeBitCast(body, to: (@Sendable (Observer) -> Void).self)
   }
 
   /// A body that carries its isolation.
+  @inlinable
   init(isolatedToAny body: @escaping @isolated(any) @Sendable (Observer) -> Void) {
     // Cast as a struct holding the body: a function type that carries its
     // isolation needs macOS 15 to be a generic argument, as a cast's would
@@ -37,14 +39,19 @@ struct _QueuedBroadcast<Observer>: Sendable {
 /// A body that carries its isolation, as the one field of a struct: laid
 /// out as ``_QueuedBroadcast``, whose body is the same function, isolation
 /// dropped.
-private struct _IsolatedBody<Observer> {
-  let body: @isolated(any) @Sendable (Observer) -> Void
+@usableFromInline
+struct _IsolatedBody<Observer> {
+  @usableFromInline let body: @isolated(any) @Sendable (Observer) -> Void
+
+  @inlinable init(body: @escaping @isolated(any) @Sendable (Observer) -> Void) {
+    self.body = body
+  }
 }
 
 enum _QueuedBroadcasts {
   /// Checks, in debug builds, that a queued broadcast is delivered on its
   /// destination's isolation, where its body's isolation was dropped for.
-  static func checkIsolation(of job: _DeliveryJob, at destination: _Destination) {
+  static func checkIsolation(at destination: _Destination) {
     assert(
       destination.isCurrent(nil),
       "a broadcast queued for an actor was delivered off that actor")

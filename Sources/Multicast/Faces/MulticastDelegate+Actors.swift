@@ -43,13 +43,14 @@ extension MulticastDelegate where Observer: Sendable {
   ///   registrations. One allocation per broadcast, `body`'s context, and a
   ///   task when the queue was idle; one hop to the main actor per batch of
   ///   about half a millisecond of work.
+  @inlinable
   public func onMainActor(
     isolation: isolated (any Actor)? = #isolation,
     _ body: @escaping @MainActor @Sendable (Observer) -> Void
   ) {
-    _Destination.main.send(
-      _DeliveryJob(self, payload: _QueuedBroadcast(mainActor: body), end: storage.nextSequence),
-      from: isolation)
+    // The body is boxed where `Observer` is known, so that no generic
+    // metadata is looked up per broadcast.
+    queueForMainActor(_QueuedBroadcast(mainActor: body), from: isolation)
   }
 }
 
@@ -98,10 +99,27 @@ extension MulticastDelegate where Observer: Sendable {
   /// - Complexity: O(1) to queue, on average; O(n) to deliver, where n is
   ///   the number of registrations. One allocation per broadcast, `body`'s context, and a
   ///   task when the queue was idle.
+  @inlinable
   public func onActor(_ body: @escaping @isolated(any) @Sendable (Observer) -> Void) {
-    _Destination.of(body.isolation).enqueue(
-      _DeliveryJob(
-        self, payload: _QueuedBroadcast(isolatedToAny: body), end: storage.nextSequence))
+    queue(_QueuedBroadcast(isolatedToAny: body), for: body.isolation)
+  }
+}
+
+extension MulticastDelegate {
+  /// Queues `broadcast`, a ``_QueuedBroadcast``, for the main actor, or
+  /// delivers it at once if `isolation` is the main actor.
+  @usableFromInline
+  func queueForMainActor(_ broadcast: consuming Any, from isolation: isolated (any Actor)?) {
+    _Destination.main.send(
+      _DeliveryJob(self, payload: broadcast, end: storage.nextSequence), from: isolation)
+  }
+
+  /// Queues `broadcast`, a ``_QueuedBroadcast``, for `actor`, or for no
+  /// actor.
+  @usableFromInline
+  func queue(_ broadcast: consuming Any, for actor: (any Actor)?) {
+    _Destination.of(actor).enqueue(
+      _DeliveryJob(self, payload: broadcast, end: storage.nextSequence))
   }
 }
 
@@ -109,14 +127,13 @@ extension MulticastDelegate: _DeliverySource {
   /// Delivers a broadcast that ``onMainActor(isolation:_:)`` or
   /// ``onActor(_:)`` queued, on the actor its body is isolated to.
   func deliver(_ job: _DeliveryJob, at destination: _Destination) {
-    _QueuedBroadcasts.checkIsolation(of: job, at: destination)
+    _QueuedBroadcasts.checkIsolation(at: destination)
     withUnsafePointer(to: job) { deliverRun(self, UnsafeBufferPointer(start: $0, count: 1)) }
   }
 
   /// Delivers a run of queued broadcasts, in order, on their actor.
   func deliver(_ jobs: ArraySlice<_DeliveryJob>, at destination: _Destination) {
-    guard let first = jobs.first else { return }
-    _QueuedBroadcasts.checkIsolation(of: first, at: destination)
+    _QueuedBroadcasts.checkIsolation(at: destination)
     jobs.withUnsafeBufferPointer { deliverRun(self, $0) }
   }
 
