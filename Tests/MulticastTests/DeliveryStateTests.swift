@@ -14,8 +14,10 @@ private final class Labels: _DeliverySource, Sendable {
 /// One destination's state, driven the way a destination drives it: jobs
 /// are numbered, and the batch a transition hands out is kept here.
 private final class Machine {
-  /// One for every machine: a job keeps its source alive with a reference
-  /// that only a destination gives back, and this one lives on anyway.
+  /// The source of every machine's jobs.
+  ///
+  /// Each job made keeps it alive with a reference, which the machine gives back where a destination would: once the job
+  /// is delivered or dropped, or when the machine goes.
   private static let labels = Labels()
   private var labels: Labels { Self.labels }
   var state = _DeliveryState()
@@ -29,6 +31,7 @@ private final class Machine {
     var taken: [_DeliveryJob] = []
     let job = _DeliveryJob(labels, payload: number, end: 0)
     let arrival = state.arrive({ job }, isHere: isHere, taking: &taken)
+    if arrival == .deliverDirectly { job.finish() }
     if arrival == .deliverBatch { batch = taken }
     check()
     return arrival
@@ -39,13 +42,13 @@ private final class Machine {
 
   /// Hands back the delivered batch and takes the next.
   func next() -> Bool {
-    batch.removeAll()
+    finishBatch()
     return transition { $0.next(&$1) }
   }
 
   /// Pauses between two batches, the batch delivered.
   func pause() -> Bool {
-    batch.removeAll()
+    finishBatch()
     defer { check() }
     return state.pause()
   }
@@ -58,6 +61,7 @@ private final class Machine {
   func abandon() -> [Int] {
     var dropped: [_DeliveryJob] = []
     state.abandon(taking: &dropped)
+    for job in dropped { job.finish() }
     check()
     return dropped.map { $0.payload as! Int }
   }
@@ -68,6 +72,15 @@ private final class Machine {
   }
 
   private func check() { state.checkInvariants() }
+
+  private func finishBatch() {
+    for job in batch { job.finish() }
+    batch.removeAll()
+  }
+
+  deinit {
+    for job in batch + state.waiting { job.finish() }
+  }
 }
 
 @Suite("A destination's state machine")

@@ -57,6 +57,12 @@ struct _DeliveryJob: @unchecked Sendable {
   /// ones made before it was sent.
   @usableFromInline let end: UInt64
 
+  #if MULTICAST_INTERNAL_CHECKS
+  /// Shared by the job's copies: checks that the reference is given back
+  /// exactly once.
+  let ledger = _JobLedger()
+  #endif
+
   init(_ source: any _DeliverySource, payload: Any, end: UInt64) {
     _ = Unmanaged.passUnretained(source as AnyObject).retain()
     self.source = source
@@ -67,6 +73,29 @@ struct _DeliveryJob: @unchecked Sendable {
   /// Gives back the job's reference to its source, once the job is
   /// delivered or dropped; no copy of the job may be used after.
   func finish() {
+    #if MULTICAST_INTERNAL_CHECKS
+    ledger.finish()
+    #endif
     Unmanaged.passUnretained(source as AnyObject).release()
   }
 }
+
+#if MULTICAST_INTERNAL_CHECKS
+/// Whether a job has given back its reference to its source, in checked
+/// builds.
+///
+/// A job's copies are used by one thread at a time,
+/// handed over under the destination's lock.
+final class _JobLedger: @unchecked Sendable {
+  private var isFinished = false
+
+  func finish() {
+    precondition(!isFinished, "a job gave back its reference to its source twice")
+    isFinished = true
+  }
+
+  deinit {
+    precondition(isFinished, "a job was let go without giving back its reference to its source")
+  }
+}
+#endif

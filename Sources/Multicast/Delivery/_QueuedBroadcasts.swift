@@ -49,11 +49,16 @@ struct _IsolatedBody<Observer> {
 }
 
 enum _QueuedBroadcasts {
-  /// Checks, in debug builds, that a queued broadcast is delivered on its
-  /// destination's isolation, where its body's isolation was dropped for.
+  /// Checks, in debug and checked builds, that a queued broadcast is
+  /// delivered on its destination's isolation, where its body's isolation
+  /// was dropped for.
   static func checkIsolation(at destination: _Destination) {
-    assert(
-      destination.isCurrent(nil),
-      "a broadcast queued for an actor was delivered off that actor")
+    #if MULTICAST_INTERNAL_CHECKS
+    precondition(destination.isCurrent(nil), offIsolation)
+    #else
+    assert(destination.isCurrent(nil), offIsolation)
+    #endif
   }
+
+  private static let offIsolation = "a broadcast queued for an actor was delivered off that actor"
 }

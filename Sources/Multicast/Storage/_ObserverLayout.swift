@@ -36,7 +36,7 @@ enum _ObserverLayout<Observer> {
   /// class, or an existential whose protocols are class-bound.
   static var isClassBound: Bool {
     if Observer.self is AnyObject.Type { return true }
-    assert(
+    precondition(
       _ExistentialMetadata.isReadAsTheRuntimeLaysItOut,
       "the runtime lays out existential metadata otherwise than this library reads it")
     return _ExistentialMetadata.isClassBound(Observer.self)
@@ -108,7 +108,7 @@ enum _ExistentialMetadata {
   }
 
   /// Whether that reading is right for two known existentials; checked
-  /// once, in debug builds.
+  /// in every build, computed once.
   static let isReadAsTheRuntimeLaysItOut =
     isClassBound((any _ClassBoundProbe).self) && !isClassBound((any _UnboundProbe).self)
 }
