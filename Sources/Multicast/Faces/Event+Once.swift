@@ -29,7 +29,7 @@ extension Event {
   public func observeOnce(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) -> EventSubscription {
-    core.subscribeOnce(nil, from: isolation, handler: _TypedHandler(handler).erased)
+    core.subscribe(nil, from: isolation, .once, handler: _TypedHandler(handler).erased)
   }
 
   /// Calls `handler` with `target` and the next value sent, once, if
@@ -52,12 +52,7 @@ extension Event {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, Value) -> Void
   ) -> EventSubscription {
-    core.subscribeOnce(
-      target, from: isolation,
-      handler: .bound { object, value in
-        // The registration holds `target`, so the object it lends is one.
-        handler(unsafeDowncast(object, to: Target.self), _EventCore.value(at: value))
-      })
+    core.subscribe(target, from: isolation, .once, handler: _BoundHandler(handler).erased)
   }
 }
 
@@ -81,11 +76,6 @@ extension ObservableValue {
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (_ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    core.subscribeOnce(
-      nil, from: isolation,
-      handler: .value { change in
-        let change = change.assumingMemoryBound(to: (old: Value, new: Value).self)
-        handler(change.pointee.old, change.pointee.new)
-      })
+    core.subscribe(nil, from: isolation, .once, handler: _PairedHandler(handler).erased)
   }
 }

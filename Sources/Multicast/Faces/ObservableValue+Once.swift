@@ -33,12 +33,6 @@ extension ObservableValue {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    core.subscribeOnce(
-      target, from: isolation,
-      handler: .bound { object, change in
-        // The registration holds `target`, so the object it lends is one.
-        let change = change.assumingMemoryBound(to: (old: Value, new: Value).self)
-        handler(unsafeDowncast(object, to: Target.self), change.pointee.old, change.pointee.new)
-      })
+    core.subscribe(target, from: isolation, .once, handler: _BoundPairedHandler(handler).erased)
   }
 }
