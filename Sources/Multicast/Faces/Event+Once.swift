@@ -55,27 +55,3 @@ extension Event {
     core.subscribe(target, from: isolation, .once, handler: _BoundHandler(handler).erased)
   }
 }
-
-extension ObservableValue {
-  /// Calls `handler` with the old and the new value at the next change,
-  /// once, then ends the subscription.
-  ///
-  /// The subscription ends before `handler` runs, as with
-  /// ``Event/observeOnce(isolation:_:)``: `handler` runs once, however many
-  /// threads change the value at once.
-  ///
-  /// - Parameters:
-  ///   - isolation: The caller's isolation, where `handler` runs; leave the
-  ///     default.
-  ///   - handler: What to do with the next change.
-  /// - Returns: The subscription: releasing it or cancelling it before a
-  ///   change ends it without a call.
-  /// - Complexity: Amortized O(1).
-  @inlinable
-  public func observeOnce(
-    isolation: isolated (any Actor)? = #isolation,
-    _ handler: @escaping (_ old: Value, _ new: Value) -> Void
-  ) -> EventSubscription {
-    core.subscribe(nil, from: isolation, .once, handler: _PairedHandler(handler).erased)
-  }
-}
