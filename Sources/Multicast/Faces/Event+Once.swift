@@ -29,7 +29,7 @@ extension Event {
   public func observeOnce(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) -> EventSubscription {
-    core.subscribeOnce(nil, from: isolation, handler: _TypedHandler(handler).erased)
+    core.subscribe(nil, from: isolation, .once, handler: _TypedHandler(handler).erased)
   }
 
   /// Calls `handler` with `target` and the next value sent, once, if
@@ -52,40 +52,6 @@ extension Event {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, Value) -> Void
   ) -> EventSubscription {
-    core.subscribeOnce(
-      target, from: isolation,
-      handler: .bound { object, value in
-        // The registration holds `target`, so the object it lends is one.
-        handler(unsafeDowncast(object, to: Target.self), _EventCore.value(at: value))
-      })
-  }
-}
-
-extension ObservableValue {
-  /// Calls `handler` with the old and the new value at the next change,
-  /// once, then ends the subscription.
-  ///
-  /// The subscription ends before `handler` runs, as with
-  /// ``Event/observeOnce(isolation:_:)``: `handler` runs once, however many
-  /// threads change the value at once.
-  ///
-  /// - Parameters:
-  ///   - isolation: The caller's isolation, where `handler` runs; leave the
-  ///     default.
-  ///   - handler: What to do with the next change.
-  /// - Returns: The subscription: releasing it or cancelling it before a
-  ///   change ends it without a call.
-  /// - Complexity: Amortized O(1).
-  @inlinable
-  public func observeOnce(
-    isolation: isolated (any Actor)? = #isolation,
-    _ handler: @escaping (_ old: Value, _ new: Value) -> Void
-  ) -> EventSubscription {
-    core.subscribeOnce(
-      nil, from: isolation,
-      handler: .value { change in
-        let change = change.assumingMemoryBound(to: (old: Value, new: Value).self)
-        handler(change.pointee.old, change.pointee.new)
-      })
+    core.subscribe(target, from: isolation, .once, handler: _BoundHandler(handler).erased)
   }
 }

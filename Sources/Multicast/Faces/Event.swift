@@ -50,7 +50,7 @@ public struct Event<Value> {
   public func observe(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) -> EventSubscription {
-    core.subscribe(nil, from: isolation, handler: _TypedHandler(handler).erased)
+    core.subscribe(nil, from: isolation, .everyValue, handler: _TypedHandler(handler).erased)
   }
 
   /// Calls `handler` with `target` and every value sent, for as long as
@@ -74,8 +74,7 @@ public struct Event<Value> {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, Value) -> Void
   ) -> EventSubscription {
-    // The registration holds `target`, so the object it lends is one.
-    core.subscribe(target, from: isolation, handler: _BoundHandler(handler).erased)
+    core.subscribe(target, from: isolation, .everyValue, handler: _BoundHandler(handler).erased)
   }
 
   /// Calls `action` on `target` with every value sent, for as long as
@@ -187,7 +186,7 @@ extension Event {
     // only there: calling it as a plain function, as `assumeIsolated` does,
     // is safe. (That method needs macOS 14.) The tests call such handlers
     // from many tasks, checking their isolation.
-    core.subscribe(target, from: target, handler: _IsolatedHandler(handler).erased)
+    core.subscribe(target, from: target, .everyValue, handler: _IsolatedHandler(handler).erased)
   }
 }
 

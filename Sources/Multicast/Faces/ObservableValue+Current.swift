@@ -28,12 +28,9 @@ extension ObservableValue {
   public func observeValue(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) -> EventSubscription {
-    // The core's lock, held while `startingWith` runs, guards `stored`.
     core.subscribe(
-      nil, from: isolation, startingWith: { (old: stored, new: stored) },
-      handler: .value { change in
-        handler(change.assumingMemoryBound(to: (old: Value, new: Value).self).pointee.new)
-      })
+      nil, from: isolation, startingWithCurrent,
+      handler: _PairedHandler { _, new in handler(new) }.erased)
   }
 
   /// Calls `handler` with `target` and the current value, then with each new
@@ -58,12 +55,14 @@ extension ObservableValue {
     _ handler: @escaping (Target, Value) -> Void
   ) -> EventSubscription {
     core.subscribe(
-      target, from: isolation, startingWith: { (old: stored, new: stored) },
-      handler: .bound { object, change in
-        // The registration holds `target`, so the object it lends is one.
-        handler(
-          unsafeDowncast(object, to: Target.self),
-          change.assumingMemoryBound(to: (old: Value, new: Value).self).pointee.new)
-      })
+      target, from: isolation, startingWithCurrent,
+      handler: _BoundPairedHandler { target, _, new in handler(target, new) }.erased)
+  }
+
+  /// The mode of the subscriptions that hear the current value first.
+  @inlinable
+  var startingWithCurrent: _SubscriptionMode<(old: Value, new: Value)> {
+    // The core's lock, held while the current value is made, guards `stored`.
+    .startingWith { (old: self.stored, new: self.stored) }
   }
 }

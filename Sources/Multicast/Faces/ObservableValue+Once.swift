@@ -2,6 +2,28 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 extension ObservableValue {
+  /// Calls `handler` with the old and the new value at the next change,
+  /// once, then ends the subscription.
+  ///
+  /// The subscription ends before `handler` runs, as with
+  /// ``Event/observeOnce(isolation:_:)``: `handler` runs once, however many
+  /// threads change the value at once.
+  ///
+  /// - Parameters:
+  ///   - isolation: The caller's isolation, where `handler` runs; leave the
+  ///     default.
+  ///   - handler: What to do with the next change.
+  /// - Returns: The subscription: releasing it or cancelling it before a
+  ///   change ends it without a call.
+  /// - Complexity: Amortized O(1).
+  @inlinable
+  public func observeOnce(
+    isolation: isolated (any Actor)? = #isolation,
+    _ handler: @escaping (_ old: Value, _ new: Value) -> Void
+  ) -> EventSubscription {
+    core.subscribe(nil, from: isolation, .once, handler: _PairedHandler(handler).erased)
+  }
+
   /// Calls `handler` with `target` and the old and the new value at the next
   /// change, once, if `target` is still alive, then ends the subscription.
   ///
@@ -33,12 +55,6 @@ extension ObservableValue {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    core.subscribeOnce(
-      target, from: isolation,
-      handler: .bound { object, change in
-        // The registration holds `target`, so the object it lends is one.
-        let change = change.assumingMemoryBound(to: (old: Value, new: Value).self)
-        handler(unsafeDowncast(object, to: Target.self), change.pointee.old, change.pointee.new)
-      })
+    core.subscribe(target, from: isolation, .once, handler: _BoundPairedHandler(handler).erased)
   }
 }

@@ -169,7 +169,7 @@ public final class ObservableValue<Value> {
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (_ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    core.subscribe(nil, from: isolation, handler: _PairedHandler(handler).erased)
+    core.subscribe(nil, from: isolation, .everyValue, handler: _PairedHandler(handler).erased)
   }
 
   /// Calls `handler` with `target` and the old and the new value at each
@@ -190,8 +190,8 @@ public final class ObservableValue<Value> {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    // The registration holds `target`, so the object it lends is one.
-    core.subscribe(target, from: isolation, handler: _BoundPairedHandler(handler).erased)
+    core.subscribe(
+      target, from: isolation, .everyValue, handler: _BoundPairedHandler(handler).erased)
   }
 
   /// Calls `handler` on `target`, an actor, with the old and the new value
@@ -213,10 +213,9 @@ public final class ObservableValue<Value> {
     actor target: isolated Target,
     _ handler: @escaping (isolated Target, _ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    // As in `Event.observe(actor:_:)`: the handler runs only on
-    // `target`, the isolation the subscription is made on, and is erased
-    // through a struct.
-    core.subscribe(target, from: target, handler: _IsolatedPairedHandler(handler).erased)
+    // As in `Event.observe(actor:_:)`: the handler runs only on `target`.
+    core.subscribe(
+      target, from: target, .everyValue, handler: _IsolatedPairedHandler(handler).erased)
   }
 
   /// Ends every subscription bound to `target`.

@@ -1,12 +1,44 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+/// Which values a subscription hears.
+@usableFromInline
+enum _SubscriptionMode<Value> {
+  /// Every value sent while it lasts.
+  case everyValue
+  /// The next value sent, once: the subscription ends before its handler
+  /// runs.
+  case once
+  /// The value `current` makes as it subscribes, then every value sent.
+  case startingWith(_ current: () -> Value)
+}
+
 extension _EventCore {
+  /// Registers `handler` to hear the values `mode` says, on `isolation`,
+  /// for as long as `target` lives or, without a target, for as long as the
+  /// returned subscription is kept.
+  ///
+  /// Every subscription of the ``Event`` and ``ObservableValue`` faces is
+  /// made here.
+  @usableFromInline
+  func subscribe(
+    _ target: AnyObject?, from isolation: (any Actor)?, _ mode: _SubscriptionMode<Value>,
+    handler: _Handler
+  ) -> EventSubscription {
+    switch mode {
+    case .everyValue:
+      subscribe(target, from: isolation, handler: handler)
+    case .once:
+      subscribeOnce(target, from: isolation, handler: handler)
+    case .startingWith(let current):
+      subscribe(target, from: isolation, startingWith: current, handler: handler)
+    }
+  }
+
   /// Registers `handler` as ``subscribe(_:from:handler:)`` does, for one
   /// value: the subscription ends before `handler` runs, which it does
   /// once, whoever sends and however many values wait for it.
-  @usableFromInline
-  func subscribeOnce(
+  private func subscribeOnce(
     _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
   ) -> EventSubscription {
     let once = _Once()
