@@ -218,9 +218,9 @@ let benchmarks: @Sendable () -> Void = {
   blackHole(listeners)
 
   // A background task broadcasting to 10 main-actor observers: the library's
-  // queue (a protocol broadcast and an event), a task per event, and an
-  // AsyncStream pump; and the same broadcasts made on the main actor, what
-  // the hop is measured against. Each iteration sends
+  // queue (a protocol broadcast and an event), a hand-written queue of
+  // closures (the floor of any hop), a task per event, and an AsyncStream
+  // pump; and the same broadcasts made on the main actor. Each iteration sends
   // `events` events, counted cumulatively by the observers.
   let events = 20_000
   let delivery = Benchmark.Configuration(
@@ -229,6 +229,7 @@ let benchmarks: @Sendable () -> Void = {
   let ways: [(name: String, send: @Sendable (MainActorAudience, Range<Int>) async -> Void)] = [
     ("on-main", { await $0.broadcastOnMainActor($1) }),
     ("multicast", { await $0.sendThroughMulticast($1) }),
+    ("hand-written-hop", { await $0.sendThroughHandWrittenHop($1) }),
     ("event", { await $0.sendThroughEvent($1) }),
     ("task-per-event", { await $0.sendThroughTasks($1) }),
   ]

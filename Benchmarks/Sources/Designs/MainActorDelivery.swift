@@ -2,6 +2,7 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 import Multicast
+import Synchronization
 
 // A background producer and main-actor observers: what the library's
 // `onMainActor` does, beside what users write without it.
@@ -43,10 +44,12 @@ package final class MainActorAudience: Sendable {
   package let screens: [Screen]
   private let observers = MulticastDelegate<any MainActorTickObserver>()
   private let ticks = EventSender<Int>()
+  private let hop: HandWrittenHop
 
   @MainActor
   package init(count: Int) {
     screens = (0..<count).map { _ in Screen() }
+    hop = HandWrittenHop(screens)
     for screen in screens {
       observers.addObserver(screen)
       // Subscribed on the main actor, so the event calls them there.
@@ -78,6 +81,16 @@ package final class MainActorAudience: Sendable {
     await screens.last!.waitUntilTicked(events.upperBound)
   }
 
+  /// The tightest hop anyone could write: closures appended to an array
+  /// under a lock, swapped out and run by one main-actor task, each over the
+  /// screens held weakly, with no order kept across subjects or actors.
+  package func sendThroughHandWrittenHop(_ events: Range<Int>) async {
+    await Task.detached { [hop] in
+      for value in events { hop.send { $0.tick(value) } }
+    }.value
+    await screens.last!.waitUntilTicked(events.upperBound)
+  }
+
   /// A task per event, as users write without the library (whose order the
   /// language does not promise).
   package func sendThroughTasks(_ events: Range<Int>) async {
@@ -104,5 +117,59 @@ package final class MainActorAudience: Sendable {
       continuation.finish()
     }.value
     await pump.value
+  }
+}
+
+/// A queue of broadcasts for main-actor observers, written by hand: the
+/// floor a hop to the main actor is measured against.
+final class HandWrittenHop: Sendable {
+  typealias Body = @MainActor @Sendable (any MainActorTickObserver) -> Void
+
+  /// A weak reference to a screen.
+  private final class Cell: Sendable {
+    weak let screen: Screen?
+    init(_ screen: Screen) { self.screen = screen }
+  }
+
+  private struct State {
+    var waiting: [Body] = []
+    var isScheduled = false
+  }
+
+  private let cells: [Cell]
+  private let state = Mutex(State())
+
+  @MainActor
+  init(_ screens: [Screen]) {
+    cells = screens.map(Cell.init)
+  }
+
+  /// Queues `body` and schedules a drain if none is.
+  func send(_ body: @escaping Body) {
+    let schedule = state.withLock { state in
+      state.waiting.append(body)
+      defer { state.isScheduled = true }
+      return !state.isScheduled
+    }
+    if schedule { Task { @MainActor in self.drain() } }
+  }
+
+  @MainActor
+  private func drain() {
+    var bodies: [Body] = []
+    while true {
+      let isEmpty = state.withLock { state in
+        swap(&bodies, &state.waiting)
+        if bodies.isEmpty { state.isScheduled = false }
+        return bodies.isEmpty
+      }
+      if isEmpty { return }
+      for body in bodies {
+        for cell in cells {
+          if let screen = cell.screen { body(screen) }
+        }
+      }
+      bodies.removeAll(keepingCapacity: true)
+    }
   }
 }
