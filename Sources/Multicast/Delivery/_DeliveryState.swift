@@ -20,7 +20,7 @@
 /// destination also keeps in an atomic word, so that a caller on its
 /// isolation can make two transitions without the lock, since they touch no
 /// queue: ``arrive(_:isHere:taking:)`` when nothing waits and no one
-/// delivers or is scheduled (``Flags/idle`` to ``Flags/deliveringAlone``),
+/// delivers or is scheduled (``Flags/idle`` to ``Flags/onlyDelivering``),
 /// and ``next(_:)`` when nothing arrived meanwhile (back again).
 ///
 /// Work leaves the queue in the order it arrived, in batches of at most
@@ -58,7 +58,7 @@ struct _DeliveryState {
     /// the destination's isolation delivers its send directly.
     static let idle: Flags = []
     /// A caller delivers its send directly, and nothing else happened.
-    static let deliveringAlone: Flags = [.delivering]
+    static let onlyDelivering: Flags = [.delivering]
   }
 
   /// Whether someone delivers, whether a drain is scheduled, whether work
@@ -73,7 +73,7 @@ struct _DeliveryState {
 
   /// Takes the flags that two transitions made without the lock (see
   /// ``Flags``) changed: whether someone delivers.
-  mutating func adopt(_ flags: Flags) {
+  mutating func applyLockFreeTransitions(_ flags: Flags) {
     precondition(
       flags.contains(.waiting) == !isEmpty && flags.contains(.scheduled) == isScheduled,
       "a destination's flags changed without its lock beyond the two lock-free transitions")

@@ -24,7 +24,7 @@ extension _Destination {
         deliver(batch)
         batch.removeAll()
       }
-      if finishIfAlone() || !withLockedState({ $0.next(&batch) }) { return }
+      if finishIfOnlyDelivering() || !withLockedState({ $0.next(&batch) }) { return }
     }
   }
 
@@ -62,7 +62,7 @@ extension _Destination {
         if withLockedState({ $0.pause() }) { scheduleDrain() }
         return
       }
-    } while !finishIfAlone() && withLockedState({ $0.next(&batch) })
+    } while !finishIfOnlyDelivering() && withLockedState({ $0.next(&batch) })
   }
 
   /// Delivers what waits on `actor`, an actor other than the main actor,
@@ -95,7 +95,7 @@ extension _Destination {
       if _multicast_monotonic_nanoseconds() >= deadline {
         return withLockedState { $0.pause() }
       }
-    } while !finishIfAlone() && withLockedState({ $0.next(&batch) })
+    } while !finishIfOnlyDelivering() && withLockedState({ $0.next(&batch) })
     return false
   }
 

@@ -51,7 +51,7 @@ final class _Destination: @unchecked Sendable {
   /// alone, by compare-and-exchange, without the lock: from idle to
   /// delivering its send, and back when nothing arrived meanwhile. Each
   /// expects exact flags, so none succeeds while the lock is held; and the
-  /// lock's holder adopts what they changed (who delivers) when it takes the
+  /// lock's holder applies what they changed (who delivers) when it takes the
   /// lock. A delivery ended by one thread and begun by another is ordered by
   /// the exchange, as by the lock.
   private let status: UnsafeMutablePointer<UInt64>
@@ -90,7 +90,8 @@ final class _Destination: @unchecked Sendable {
     lock.lock()
     // Shuts the lock-free transitions out until the new flags are stored,
     // and takes what they changed.
-    state.adopt(_DeliveryState.Flags(rawValue: _multicast_fetch_or(status, Self.lockedFlag)))
+    state.applyLockFreeTransitions(
+      _DeliveryState.Flags(rawValue: _multicast_fetch_or(status, Self.lockedFlag)))
     let result = body(&state)
     #if MULTICAST_INTERNAL_CHECKS
     state.checkInvariants()
@@ -107,17 +108,17 @@ final class _Destination: @unchecked Sendable {
   /// - Returns: Whether it did; if not, the caller takes the lock.
   func claimIfIdle() -> Bool {
     _multicast_compare_exchange(
-      status, _DeliveryState.Flags.idle.rawValue, _DeliveryState.Flags.deliveringAlone.rawValue)
+      status, _DeliveryState.Flags.idle.rawValue, _DeliveryState.Flags.onlyDelivering.rawValue)
   }
 
   /// A deliverer ends its delivery when nothing arrived meanwhile, without
   /// the lock: ``_DeliveryState/next(_:)`` from
-  /// ``_DeliveryState/Flags/deliveringAlone``.
+  /// ``_DeliveryState/Flags/onlyDelivering``.
   ///
   /// - Returns: Whether it did; if not, the caller takes the lock.
-  func finishIfAlone() -> Bool {
+  func finishIfOnlyDelivering() -> Bool {
     _multicast_compare_exchange(
-      status, _DeliveryState.Flags.deliveringAlone.rawValue, _DeliveryState.Flags.idle.rawValue)
+      status, _DeliveryState.Flags.onlyDelivering.rawValue, _DeliveryState.Flags.idle.rawValue)
   }
 
   /// The actor, while it lives.

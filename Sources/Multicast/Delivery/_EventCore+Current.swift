@@ -39,7 +39,7 @@ extension _EventCore {
   /// The first value is made in the critical section that makes the
   /// registration, which is also the one that orders the sends: it is
   /// heard before any value sent after it, and no value sent before it is
-  /// heard. It takes its place in the subscription's lane like a send:
+  /// heard. It takes its place in the subscription's destination like a send:
   /// delivered before this returns when the caller runs there with nothing
   /// under way, otherwise queued behind what waits.
   func register(
@@ -52,30 +52,30 @@ extension _EventCore {
         registered(registration)
       }
     }
-    var claimed: (lane: _Destination, job: _DeliveryJob)?
+    var claimed: (destination: _Destination, job: _DeliveryJob)?
     var batch: [_DeliveryJob] = []
     var arrival = _DeliveryState.Arrival.none
     let registration = register(object, from: isolation, handler: handler) {
-      registration, laneIndex in
+      registration, destinationIndex in
       registered(registration)
       guard let first = current?() ?? latest else { return }
-      let lane = lanes[laneIndex]
+      let destination = destinations[destinationIndex]
       let job = _DeliveryJob(
         self, payload: _CurrentValue(registration: registration, value: first),
         end: _currentJobEnd)
-      arrival = lane.arrive({ job }, from: isolation, taking: &batch)
-      claimed = (lane, job)
+      arrival = destination.arrive({ job }, from: isolation, taking: &batch)
+      claimed = (destination, job)
     }
-    if let (lane, job) = claimed {
+    if let (destination, job) = claimed {
       switch arrival {
       case .deliverDirectly:
-        deliver(job, at: lane)
+        deliver(job, at: destination)
         job.finish()
-        lane.deliverQueued(&batch)
+        destination.deliverQueued(&batch)
       case .deliverBatch:
-        lane.deliverQueued(&batch)
+        destination.deliverQueued(&batch)
       case .scheduleDrain:
-        lane.scheduleDrain()
+        destination.scheduleDrain()
       case .none:
         break
       }
@@ -84,13 +84,14 @@ extension _EventCore {
   }
 
   /// Delivers a current value to the one registration it is for, if it is
-  /// still registered, on `destination`, its lane.
+  /// still registered, on `destination`, its destination.
   func deliverCurrent(_ job: _DeliveryJob, at destination: _Destination) {
     // Only this core makes its jobs, and those that end here carry this.
     let current = job.payload as! _CurrentValue<Value>
     var cursor = Optional(storage.beginBroadcast(of: current.registration))
     _ = withUnsafePointer(to: current.value) {
-      walk($0, from: &cursor, end: current.registration.sequence + 1, destination.key, noLane)
+      walk(
+        $0, from: &cursor, end: current.registration.sequence + 1, destination.key, noDestination)
     }
   }
 }

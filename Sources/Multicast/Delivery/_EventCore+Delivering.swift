@@ -1,12 +1,12 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// Delivering an event's queued work on one of its lanes, when the lane's
+// Delivering an event's queued work on one of its destinations, when the destination's
 // turn comes, and the walk that every delivery makes.
 
 extension _EventCore {
   /// Delivers a queued send (or the owner's notices) on `destination`, one
-  /// of this event's lanes.
+  /// of this event's destinations.
   func deliver(_ job: _DeliveryJob, at destination: _Destination) {
     if job.end == _noticeJobEnd {
       tellOwner()
@@ -17,11 +17,11 @@ extension _EventCore {
       return
     }
     // Only this core makes its jobs, each with a `Value`.
-    var cursor: _BroadcastCursor<_Subscriber, _Unindexed>? = nil
+    var cursor: _BroadcastCursor<_Subscriber, _NoIndex>? = nil
     let reached = withUnsafePointer(to: job.payload as! Value) {
-      walk($0, from: &cursor, end: job.end, destination.key, noLane).first
+      walk($0, from: &cursor, end: job.end, destination.key, noDestination).first
     }
-    if !reached { settle(destination) }
+    if !reached { dropIfUnobserved(destination) }
   }
 
   /// Delivers a run of queued sends (and notices, and current values) on
@@ -44,20 +44,20 @@ extension _EventCore {
       var cursor = Optional(storage.beginBroadcast(alongside: run, registeredBefore: job.end))
       // Only this core makes its jobs, each with a `Value`.
       let reached = withUnsafePointer(to: job.payload as! Value) {
-        walk($0, from: &cursor, end: job.end, destination.key, noLane).first
+        walk($0, from: &cursor, end: job.end, destination.key, noDestination).first
       }
-      if !reached { settle(destination) }
+      if !reached { dropIfUnobserved(destination) }
     }
     if let run { storage.endBroadcast(run) }
   }
 
-  /// A queued send that will never be delivered, since its lane's actor is
-  /// gone: the lane goes; waiting notices are dropped with it.
+  /// A queued send that will never be delivered, since its destination's actor is
+  /// gone: the destination goes; waiting notices are dropped with it.
   func drop(_ job: _DeliveryJob, at destination: _Destination) {
     if job.end == _noticeJobEnd {
       storage.withLockedState(changing: false) { _ in while notices.takeNext() != nil {} }
     } else {
-      settle(destination)
+      dropIfUnobserved(destination)
     }
   }
 
@@ -68,14 +68,14 @@ extension _EventCore {
   ///
   /// - Returns: Whether it reached a subscription of each.
   @inline(__always) func walk(
-    _ value: UnsafeRawPointer, from cursor: inout _BroadcastCursor<_Subscriber, _Unindexed>?,
+    _ value: UnsafeRawPointer, from cursor: inout _BroadcastCursor<_Subscriber, _NoIndex>?,
     end: UInt64, _ first: _IsolationKey, _ second: _IsolationKey
   ) -> (first: Bool, second: Bool) {
     var reached = (first: false, second: false)
     // A walk begun in the send's critical section reaches exactly the
     // registrations made before the send, as one begun now with its end.
     let start = cursor.take() ?? storage.beginBroadcast(registeredBefore: end)
-    // Other lanes' targets are not even loaded: they belong to other
+    // Other destinations' targets are not even loaded: they belong to other
     // isolations, and loading one would keep it alive here for a moment.
     // Nor is this core, which a subscription without a target holds: it is
     // alive while it sends.
@@ -93,19 +93,19 @@ extension _EventCore {
     return reached
   }
 
-  /// After a delivery on `lane` reached no one: drops the lane if no live
+  /// After a delivery on `destination` reached no one: drops the destination if no live
   /// subscription is left on it, and notices, as any change does, whether
   /// the event lost its last live subscription (targets that died).
-  func settle(_ lane: _Destination) {
-    // The caller runs on the lane's isolation, whose targets it may load.
-    let liveObject = change(from: lane.actor) { state, garbage -> AnyObject? in
-      // A lane whose actor is gone goes with its subscriptions.
-      if lane.isOrphaned {
-        drop(orphaned: lane, &state, &garbage)
+  func dropIfUnobserved(_ destination: _Destination) {
+    // The caller runs on the destination's isolation, whose targets it may load.
+    let liveObject = change(from: destination.actor) { state, garbage -> AnyObject? in
+      // A destination whose actor is gone goes with its subscriptions.
+      if destination.isOrphaned {
+        drop(orphaned: destination, &state, &garbage)
         return nil
       }
-      let liveObject = state.firstLiveObject { $0.isolation == lane.key }
-      if liveObject == nil { lanes.removeAll { $0 === lane } }
+      let liveObject = state.firstLiveObject { $0.isolation == destination.key }
+      if liveObject == nil { destinations.removeAll { $0 === destination } }
       return liveObject
     }
     // The live object found is released here, after unlocking.

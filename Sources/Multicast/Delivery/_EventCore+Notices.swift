@@ -38,7 +38,7 @@ extension _EventCore {
   /// a moment longer, here, and might run its deinitializer here. A closure
   /// subscription's registration is held by the core itself, so it lives
   /// while the core does. Another actor's targets count as alive: the
-  /// deliveries on that actor notice their deaths (see `settle`). Targets of
+  /// deliveries on that actor notice their deaths (see `dropIfUnobserved`). Targets of
   /// this isolation, or of none, are loaded.
   ///
   /// - Returns: The transition to tell, and the live object found, if one
@@ -46,7 +46,7 @@ extension _EventCore {
   private func recordOccupancy(
     of state: borrowing _HandleRegistry<_Subscriber>.State, from isolation: (any Actor)?
   ) -> (_OccupancyNotices.Outcome, AnyObject?) {
-    let here = lanes.first { $0.serves(isolation) }?.key ?? noLane
+    let here = destinations.first { $0.serves(isolation) }?.key ?? noDestination
     let core = ObjectIdentifier(self)
     let isOccupied = state.hasRegistration { object, subscriber in
       object == core || (subscriber.isolation != .noActor && subscriber.isolation != here)

@@ -23,7 +23,7 @@ struct _Subscriber {
 }
 
 /// The registry behind one event: the shared storage, the destinations its
-/// subscriptions run on (its lanes), and the owner's first- and
+/// subscriptions run on (its destinations), and the owner's first- and
 /// last-observer notices.
 ///
 /// Each registration holds an object and lasts while it lives: the target of
@@ -34,16 +34,16 @@ struct _Subscriber {
 /// # Lanes
 ///
 /// Each subscription records the isolation it was made from, and its handler
-/// runs there. The event keeps one lane per isolation with subscriptions:
+/// runs there. The event keeps one destination per isolation with subscriptions:
 /// the ``_Destination`` of that actor, which every subject delivering there
 /// shares, or a destination of its own for subscriptions made where no actor
-/// is. A send delivers at once the lanes where it runs and queues itself on
+/// is. A send delivers at once the destinations where it runs and queues itself on
 /// the others (see `_EventCore+Sending` and `_EventCore+Delivering`). A
-/// lane whose delivery finds no live subscription of its isolation is
+/// destination whose delivery finds no live subscription of its isolation is
 /// dropped.
 @usableFromInline
 final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
-  // @unchecked Sendable: `lanes` and `notices` are read and written only with
+  // @unchecked Sendable: `destinations` and `notices` are read and written only with
   // the storage's lock held; the storage and the destinations are
   // thread-safe. The handlers and the owner's notices are not `Sendable`, and
   // they are called only where they belong: a handler on the isolation its
@@ -69,19 +69,21 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// them the owner has been told of; read and written only with the
   /// storage's lock held, in the critical section of the change that causes
   /// them. (The lock makes access exclusive: no run-time check is needed,
-  /// here and for `lanes`.)
+  /// here and for `destinations`.)
   @exclusivity(unchecked) var notices = _OccupancyNotices()
-  /// One lane per isolation with subscriptions; read and written only with
-  /// the storage's lock held, so that a send sees the lane of every
+  /// One destination per isolation with subscriptions; read and written only with
+  /// the storage's lock held, so that a send sees the destination of every
   /// registration it reaches.
-  @exclusivity(unchecked) var lanes: [_Destination] = [] {
-    didSet { soleLane = lanes.count == 1 ? Unmanaged.passUnretained(lanes[0]) : nil }
+  @exclusivity(unchecked) var destinations: [_Destination] = [] {
+    didSet {
+      soleDestination = destinations.count == 1 ? Unmanaged.passUnretained(destinations[0]) : nil
+    }
   }
-  /// The lane, when there is exactly one.
+  /// The destination, when there is exactly one.
   ///
-  /// It holds no reference of its own: `lanes` holds the lane. Read and
+  /// It holds no reference of its own: `destinations` holds the destination. Read and
   /// written with the storage's lock held.
-  @exclusivity(unchecked) var soleLane: Unmanaged<_Destination>? = nil
+  @exclusivity(unchecked) var soleDestination: Unmanaged<_Destination>? = nil
   /// Where the second half of each value sent lies, in bytes from its
   /// start, for ``_Handler/pair(_:)`` handlers: the new value in an
   /// observable value's change; 0 for other events, which have none.
@@ -142,39 +144,40 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// ``register(_:from:handler:)``, with `registered` run in the critical
   /// section that makes the registration, before any delivery can reach it,
-  /// with the registration and the index of its lane in `lanes`.
+  /// with the registration and the index of its destination in `destinations`.
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
-    registered: (_Registration, _ lane: Int) -> Void
+    registered: (_Registration, _ destination: Int) -> Void
   ) -> _Registration {
     // The destination of an actor is looked up only when the event has no
-    // lane for it yet, and outside the critical section: the lookup takes
+    // destination for it yet, and outside the critical section: the lookup takes
     // the registry's lock, which is never taken inside the storage's.
-    var lane: _Destination? = nil
+    var destination: _Destination? = nil
     while true {
       let registered = storage.mutate {
         state, garbage -> (_Registration, _OccupancyNotices.Outcome)? in
-        let laneIndex: Int
+        let destinationIndex: Int
         let identity = isolation.map { ObjectIdentifier($0) }
-        var index = lanes.firstIndex { $0.actorIdentity == identity }
-        // (A lane of the caller's identity belongs to the caller, which is
+        var index = destinations.firstIndex { $0.actorIdentity == identity }
+        // (A destination of the caller's identity belongs to the caller, which is
         // alive, or to a dead actor: loading its actor releases no other.)
-        if let found = index, lanes[found].isOrphaned {
-          // A new actor has a dead one's identity: the dead one's lane goes,
+        if let found = index, destinations[found].isOrphaned {
+          // A new actor has a dead one's identity: the dead one's destination goes,
           // with its subscriptions, and is never this actor's.
-          drop(orphaned: lanes[found], &state, &garbage)
+          drop(orphaned: destinations[found], &state, &garbage)
           index = nil
         }
         if let index {
-          laneIndex = index
+          destinationIndex = index
         } else {
-          if isolation != nil && lane == nil { return nil }
-          lanes.append(lane ?? _Destination(actor: nil))
-          laneIndex = lanes.count - 1
+          if isolation != nil && destination == nil { return nil }
+          destinations.append(destination ?? _Destination(actor: nil))
+          destinationIndex = destinations.count - 1
         }
-        let subscriber = _Subscriber(isolation: lanes[laneIndex].key, handler: handler)
+        let subscriber = _Subscriber(
+          isolation: destinations[destinationIndex].key, handler: handler)
         let registration = state.append(object, payload: subscriber, &garbage)
-        registered(registration, laneIndex)
+        registered(registration, destinationIndex)
         return (registration, notices.record(isOccupied: true))
       }
       if let (registration, outcome) = registered {
@@ -184,29 +187,29 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
         upstream?.update()
         return registration
       }
-      lane = _Destination.of(isolation)
+      destination = _Destination.of(isolation)
     }
   }
 
-  /// Ends the subscriptions of `lane`, whose actor is gone, and drops the
-  /// lane.
+  /// Ends the subscriptions of `destination`, whose actor is gone, and drops the
+  /// destination.
   ///
   /// A subscription made on an actor ends with it. Call it in a critical
   /// section of the storage.
   ///
-  /// It loads no other lane's actor: a load there could release the last
+  /// It loads no other destination's actor: a load there could release the last
   /// reference to one, and run its deinitializer with the lock held.
   ///
   /// - Complexity: O(n), where n is the number of registrations.
   func drop(
-    orphaned lane: _Destination, _ state: inout _HandleRegistry<_Subscriber>.State,
+    orphaned destination: _Destination, _ state: inout _HandleRegistry<_Subscriber>.State,
     _ garbage: inout _HandleRegistry<_Subscriber>.Garbage
   ) {
-    let key = lane.key
+    let key = destination.key
     state.removeAll(&garbage, replacingPayloadsWith: _Subscriber.ended) { _, subscriber in
       subscriber.isolation == key
     }
-    lanes.removeAll { $0 === lane }
+    destinations.removeAll { $0 === destination }
   }
 
   /// Ends `registration`, if it has not ended.
@@ -231,8 +234,8 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   var hasObservers: Bool { !storage.isEmpty }
 
-  /// The lanes' destinations, for tests.
-  var destinations: [_Destination] {
-    storage.withLockedState(changing: false) { _ in lanes }
+  /// The destinations' destinations, for tests.
+  var destinationsForTesting: [_Destination] {
+    storage.withLockedState(changing: false) { _ in destinations }
   }
 }

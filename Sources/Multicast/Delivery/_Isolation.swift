@@ -8,7 +8,7 @@ internal import _MulticastAtomics
 ///
 /// A destination's identity, not its actor's: an actor's address may be
 /// reused by a new actor once it dies, while the destination, which every
-/// event with subscriptions there holds as a lane, lives on and is never
+/// event with subscriptions there holds as a destination, lives on and is never
 /// taken for the new actor's. Recording it keeps no actor alive, and
 /// comparing it touches no reference count.
 struct _IsolationKey: Hashable, Sendable {

@@ -162,4 +162,4 @@ typealias _KeyedRegistry<Payload> = _ObserverStorage<Payload, _PositionIndex>
 ///
 /// What the events keep. See ``_ObserverStorage``.
 @usableFromInline
-typealias _HandleRegistry<Payload> = _ObserverStorage<Payload, _Unindexed>
+typealias _HandleRegistry<Payload> = _ObserverStorage<Payload, _NoIndex>
