@@ -22,7 +22,7 @@ let package = Package(
     .target(
       name: "Multicast",
       dependencies: ["_MulticastAtomics"],
-      exclude: ["Storage/README.md"],
+      exclude: ["Delivery/README.md", "Storage/README.md"],
       swiftSettings: internalChecks ? [.define("MULTICAST_INTERNAL_CHECKS")] : []),
     .target(name: "_MulticastAtomics"),
     .testTarget(name: "MulticastTests", dependencies: ["Multicast"]),

@@ -146,6 +146,35 @@ struct ActorIdentityTests {
     }
     #expect(reused >= 10, "the allocator reused a dead actor's address in \(reused) of 40 rounds")
   }
+
+  @Test(
+    "An actor born at a dead one's address that subscribes before anything is sent gets a destination of its own, from an event that has the dead one's and from one that does not"
+  )
+  func newActorSubscribesBeforeAnySend() async throws {
+    var reused = 0
+    for _ in 0..<40 where reused < 10 {
+      let subjects = Subjects()
+      let log = Locked<[String]>([])
+      var dead: Host? = Host("dead")
+      // Both subjects keep the dead actor's destination in their lists.
+      let kept = await dead!.subscribe(.closure, to: subjects, log: log, capturing: Token())
+      let keptValue = await dead!.subscribe(.value, to: subjects, log: log, capturing: Token())
+      guard let live = hostAtDeadAddress(&dead) else { continue }
+      reused += 1
+      log.withLock { $0.removeAll() }
+      // A subject with no destination for the address asks the registry,
+      // which still has the dead one's; then a subject that lists it.
+      let other = Subjects()
+      let keptOther = await live.subscribe(.closure, to: other, log: log, capturing: Token())
+      let keptLive = await live.subscribe(.closure, to: subjects, log: log, capturing: Token())
+      await live.send(1, to: other)
+      await live.send(2, to: subjects)
+      await live.flush()
+      #expect(log.withLock { $0 } == ["live 1", "live 2"])
+      withExtendedLifetime((kept, keptValue, keptOther, keptLive, live)) {}
+    }
+    #expect(reused >= 5, "the allocator reused a dead actor's address in \(reused) of 40 rounds")
+  }
 }
 
 /// An actor target whose one owner is a box, which it empties when it hears

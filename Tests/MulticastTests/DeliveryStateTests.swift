@@ -109,7 +109,7 @@ struct DeliveryStateTests {
     let machine = Machine()
     #expect(machine.state.flags == .idle)
     #expect(machine.arrive(1, isHere: true) == .deliverDirectly)
-    #expect(machine.state.flags == .deliveringAlone)
+    #expect(machine.state.flags == .onlyDelivering)
     #expect(!machine.next())
     #expect(machine.state.flags == .idle)
     // Every other state has other flags, so no exchange that expects these
@@ -117,7 +117,7 @@ struct DeliveryStateTests {
     #expect(machine.arrive(2, isHere: false) == .scheduleDrain)
     #expect(machine.state.flags == [.scheduled, .waiting])
     #expect(machine.startDrain())
-    #expect(machine.state.flags == .deliveringAlone)
+    #expect(machine.state.flags == .onlyDelivering)
     #expect(machine.arrive(3, isHere: true) == .none)
     #expect(machine.state.flags == [.delivering, .waiting])
     #expect(machine.next())
@@ -130,7 +130,7 @@ struct DeliveryStateTests {
   func adoptsLockFreeChanges() {
     let machine = Machine()
     // A caller here claimed the destination without the lock.
-    machine.state.adopt(.deliveringAlone)
+    machine.state.applyLockFreeTransitions(.onlyDelivering)
     #expect(machine.arrive(1, isHere: false) == .none)
     #expect(machine.waitingNumbers == [1])
     #expect(machine.next())

@@ -487,7 +487,7 @@ struct SoleLaneStressTests {
     #expect(heard > 0, "none of \(targets) targets heard anything")
     // Every target is gone: one more send finds no one and drops the lane.
     sender.send(Delivery(producer: 0, value: Int.max))
-    #expect(sender.core.destinations.isEmpty)
+    #expect(sender.core.destinationsForTesting.isEmpty)
     #expect(!sender.hasObservers)
   }
 }

@@ -59,7 +59,7 @@ struct _DeliveryJob: @unchecked Sendable {
 
   #if MULTICAST_INTERNAL_CHECKS
   /// Shared by the job's copies: checks that the reference is given back
-  /// exactly once.
+  /// exactly once (D8).
   let ledger = _JobLedger()
   #endif
 
@@ -90,12 +90,12 @@ final class _JobLedger: @unchecked Sendable {
   private var isFinished = false
 
   func finish() {
-    precondition(!isFinished, "a job gave back its reference to its source twice")
+    precondition(!isFinished, "D8: a job gave back its reference to its source twice")
     isFinished = true
   }
 
   deinit {
-    precondition(isFinished, "a job was let go without giving back its reference to its source")
+    precondition(isFinished, "D8: a job was let go without giving back its reference to its source")
   }
 }
 #endif

@@ -3,34 +3,31 @@
 
 internal import _MulticastAtomics
 
-// Delivering a destination's queue: on the caller's isolation, after an
-// arrival or a claim that said to deliver, or by a drain task on the actor.
-
 extension _Destination {
-  /// Delivers everything queued, on the caller's isolation, which is this
-  /// destination's; call it after a send it claimed, when work arrived
-  /// meanwhile.
+  /// Delivers everything queued, on this destination's isolation, after a
+  /// send it claimed when work arrived meanwhile.
   func deliverQueued() {
     var batch: [_DeliveryJob] = []
     deliverQueued(&batch)
   }
 
-  /// Delivers `batch`, then everything queued behind it, on the caller's
-  /// isolation, which is this destination's; call it after an arrival or a
-  /// claim that said to deliver.
+  /// Delivers `batch`, then everything queued behind it, on this
+  /// destination's isolation, after an arrival or a claim that said to.
   func deliverQueued(_ batch: inout [_DeliveryJob]) {
     while true {
       if !batch.isEmpty {
         deliver(batch)
         batch.removeAll()
       }
-      if finishIfAlone() || !withLockedState({ $0.next(&batch) }) { return }
+      if finishIfOnlyDelivering() || !withLockedState({ $0.next(&batch) }) { return }
     }
   }
 
-  /// Delivers `batch` in order, handing each run of one source's jobs to
-  /// that source at once.
+  /// Delivers `batch` in order, each run of one source's jobs at once.
   private func deliver(_ batch: [_DeliveryJob]) {
+    #if MULTICAST_INTERNAL_CHECKS
+    checkDelivering()
+    #endif
     // Jobs are read in place: a copy would copy each payload too.
     batch.withUnsafeBufferPointer { jobs in
       var start = jobs.startIndex
@@ -45,15 +42,10 @@ extension _Destination {
     }
   }
 
-  /// How long a drain delivers before it gives its actor back to other work.
+  /// How long a drain delivers before it gives its actor back (D9).
   static let drainBudget: UInt64 = 500_000  // nanoseconds
 
-  /// Delivers what waits, on the destination's actor, `actor`: what a
-  /// scheduled drain task runs.
-  ///
-  /// After about ``drainBudget`` of work, between two batches, it gives the
-  /// actor back: a new drain task is scheduled for what is left, behind the
-  /// actor's other work.
+  /// What a drain task runs on the destination's actor, `actor`.
   private func drain(on actor: isolated (any Actor)?) {
     var batch: [_DeliveryJob] = []
     guard withLockedState({ $0.startDrain(taking: &batch) }) else { return }
@@ -65,25 +57,22 @@ extension _Destination {
         if withLockedState({ $0.pause() }) { scheduleDrain() }
         return
       }
-    } while !finishIfAlone() && withLockedState({ $0.next(&batch) })
+    } while !finishIfOnlyDelivering() && withLockedState({ $0.next(&batch) })
   }
 
-  /// Delivers what waits on `actor`, an actor other than the main actor,
-  /// as ``drain(on:)`` does, while no one lets the actor go.
-  ///
-  /// Running on an actor needs a reference to it, which the drain task
-  /// holds; so the actor's own weak references cannot tell when its last
-  /// owner lets it go. Its strong reference count can: `references` is the
-  /// count the task saw before it hopped here, and before each job the drain
-  /// stops, the rest of its work put back, if the count fell below it. The
-  /// task then lets the actor go before it schedules the next drain, which
-  /// finds the actor gone if that was its last owner, and drops what waits.
+  /// ``drain(on:)`` for a mortal actor, which stops, its rest put back,
+  /// once the actor's strong count falls below `references`, the count
+  /// the task saw: the task's own reference hides a last owner's release
+  /// from weak references (D7, D8).
   ///
   /// - Returns: Whether the caller must schedule a drain for what is left,
   ///   after letting the actor go.
   private func drain(on actor: isolated any Actor, heldBy references: UInt) -> Bool {
     var batch: [_DeliveryJob] = []
     guard withLockedState({ $0.startDrain(taking: &batch) }) else { return false }
+    #if MULTICAST_INTERNAL_CHECKS
+    checkDelivering()
+    #endif
     let deadline = _multicast_monotonic_nanoseconds() + Self.drainBudget
     repeat {
       for index in batch.indices {
@@ -98,22 +87,20 @@ extension _Destination {
       if _multicast_monotonic_nanoseconds() >= deadline {
         return withLockedState { $0.pause() }
       }
-    } while !finishIfAlone() && withLockedState({ $0.next(&batch) })
+    } while !finishIfOnlyDelivering() && withLockedState({ $0.next(&batch) })
     return false
   }
 
-  /// The number of strong references to `actor`, counting the caller's.
-  ///
-  /// Compared only with another count made by the same code (the drain task
-  /// and the drain both call it with the actor they hold, borrowed), so that
-  /// whatever references a build's calling conventions add cancel out.
+  /// The number of strong references to `actor`, counting the caller's;
+  /// compared only with a count made by this same function, so that what a
+  /// build's calling conventions add cancels out.
   @inline(never)
   private static func strongReferences(to actor: any Actor) -> UInt {
     _getRetainCount(actor)
   }
 
   /// Schedules a task that drains the queue on the destination's actor; drops
-  /// what waits if the actor is gone.
+  /// what waits if the actor is gone (D7).
   func scheduleDrain() {
     guard actorIdentity != nil else {
       Task { self.drain(on: nil) }
@@ -131,10 +118,7 @@ extension _Destination {
     if isMainActor {
       Task { @MainActor in self.drain(on: MainActor.shared) }
     } else {
-      // The task holds the actor weakly until it runs, and lets it go at
-      // once if a caller on the actor delivered everything meanwhile: a
-      // queue keeps no actor alive longer than its own hop to it. (It holds
-      // the destination, and so the work queued there.)
+      // Weak until the task runs, and let go before a next drain (D8).
       Task { [weak actor] in
         let isPaused: Bool
         do {
@@ -145,7 +129,6 @@ extension _Destination {
           guard self.withLockedState({ !$0.cancelDrainIfIdle() }) else { return }
           isPaused = await self.drain(on: actor, heldBy: Self.strongReferences(to: actor))
         }
-        // The actor is let go first (the scope above has ended).
         if isPaused { self.scheduleDrain() }
       }
     }

@@ -7,8 +7,8 @@ extension _Destination {
   /// The main actor's destination.
   static let main = _Destination(actor: MainActor.shared)
 
-  /// The destination of work that awaits no actor (an `onActor` body that is
-  /// isolated to none), delivered by a drain task on the global executor.
+  /// The destination of work that awaits no actor (an `onActor` body
+  /// isolated to none), drained on the global executor.
   static let unisolated = _Destination(actor: nil)
 
   private static let registry = _DestinationRegistry()
@@ -29,11 +29,9 @@ extension _Destination {
   }
 }
 
-/// The destinations of actors other than the main actor, one per actor while
-/// anything holds it; held weakly, as each holds its actor.
+/// The destinations of actors other than the main actor, held weakly.
 private final class _DestinationRegistry: @unchecked Sendable {
-  // @unchecked Sendable: `entries` and `pruneAt` are read and written only
-  // with `lock` held. The delivery tests make destinations from many tasks.
+  // @unchecked Sendable: `entries` and `pruneAt` are guarded by `lock`.
 
   private struct Entry {
     weak var destination: _Destination?
@@ -42,16 +40,19 @@ private final class _DestinationRegistry: @unchecked Sendable {
   private let lock = _Lock(
     initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
   private var entries: [ObjectIdentifier: Entry] = [:]
-  /// The number of entries at which the ones whose destination is gone are
-  /// dropped: twice the number left by the last pruning.
+  /// The count at which entries whose destination is gone are pruned.
   private var pruneAt = 16
 
   func destination(of actor: any Actor) -> _Destination {
     let key = ObjectIdentifier(actor)
     return lock.withLock {
-      // A destination whose actor died may share the key of a new actor at
-      // the same address: it is replaced.
-      if let existing = entries[key]?.destination, !existing.isOrphaned { return existing }
+      // An orphaned destination at this key is a dead actor's: replaced (D7).
+      if let existing = entries[key]?.destination, !existing.isOrphaned {
+        #if MULTICAST_INTERNAL_CHECKS
+        precondition(existing.serves(actor), "D7: a destination is given to another actor")
+        #endif
+        return existing
+      }
       let destination = _Destination(actor: actor)
       entries[key] = Entry(destination: destination)
       if entries.count >= pruneAt {

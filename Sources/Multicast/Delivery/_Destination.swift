@@ -3,60 +3,33 @@
 
 internal import _MulticastAtomics
 
-/// One place where handlers run, with the serial queue of the work bound for
-/// it: an actor, shared by every subject and every face that delivers there,
-/// or "no actor".
+/// One place where handlers run, an actor or "no actor", with the serial
+/// queue of the work bound for it (see README.md).
 ///
-/// Everything one place queues for an actor, through any subject, arrives in
-/// the order it was queued, since it all goes through this one queue. A
-/// caller that runs on the destination's isolation delivers the queue at once,
-/// its own work last, before it returns; work queued from elsewhere is
-/// delivered by a drain task on the actor, in batches of about half a
-/// millisecond, between which the actor is given back to its other work.
-///
-/// Destinations of actors come from ``of(_:)``, one per actor while any
-/// subject uses it. A destination of no actor is made by each subject that
-/// needs one: its work is delivered by the threads that send it, one send at
-/// a time.
+/// An actor's destination comes from ``of(_:)`` and is shared by every
+/// subject and face that delivers there (D4); each event makes its own
+/// destination of no actor, delivered by the threads that send.
 final class _Destination: @unchecked Sendable {
-  // @unchecked Sendable: `state` is read and written only with `lock` held;
-  // `status` only through atomic operations; the other stored properties
-  // are immutable, or a weak reference, which the runtime makes thread-safe. The delivery tests send to destinations
-  // from many tasks and threads under ThreadSanitizer.
+  // @unchecked Sendable: `state` is guarded by `lock`, `status` is atomic
+  // (D1); the rest is immutable or a weak reference.
 
-  /// The actor's identity, or `nil` for no actor: what a caller's
-  /// isolation is compared with first.
+  /// The actor's identity, or `nil` for no actor.
   let actorIdentity: ObjectIdentifier?
   /// The actor's executor, which tells at run time whether code runs here.
   let executor: _ExecutorIdentity?
-  /// The actor, while it lives, unless it is the main actor: a destination
-  /// keeps no actor alive.
+  /// The actor, unless it is the main actor: held weakly (D8).
   private weak let otherActor: (any Actor)?
-  /// Whether the actor is the main actor, which lives as long as the process
-  /// and needs no weak reference (whose side table a leak checker would take
-  /// for a leak).
+  /// The main actor lives as long as the process and needs no weak
+  /// reference (whose side table a leak checker reports).
   let isMainActor: Bool
-  /// Whether the destination belongs to an actor other than the main actor:
-  /// the one kind whose actor may die, leaving the destination orphaned,
-  /// and whose identity a new actor at the same address may then match.
+  /// Whether the actor may die, leaving the destination orphaned (D7).
   let isOfMortalActor: Bool
   private let lock: _Lock
   /// Read and written only through ``withLockedState(_:)``.
   @exclusivity(unchecked) private var state = _DeliveryState()
-  /// The state's flags (``_DeliveryState/Flags``), kept in an atomic word
-  /// beside the lock, in the same allocation.
-  ///
-  /// With the lock held they are the state's own, plus ``lockedFlag``. A
-  /// caller on the destination's isolation makes two transitions on them
-  /// alone, by compare-and-exchange, without the lock: from idle to
-  /// delivering its send, and back when nothing arrived meanwhile. Each
-  /// expects exact flags, so none succeeds while the lock is held; and the
-  /// lock's holder adopts what they changed (who delivers) when it takes the
-  /// lock. A delivery ended by one thread and begun by another is ordered by
-  /// the exchange, as by the lock.
+  /// The state's flags, plus ``lockedFlag`` while the lock is held (D1).
   private let status: UnsafeMutablePointer<UInt64>
 
-  /// The flag set in ``status`` while the lock is held.
   private static let lockedFlag: UInt64 = 1 << 63
 
   /// Creates the destination of `actor`, or of no actor.
@@ -81,16 +54,15 @@ final class _Destination: @unchecked Sendable {
     UnsafeMutableRawPointer(status).deallocate()
   }
 
-  /// Runs `body` on the state with the lock held.
-  ///
-  /// This is the one way the state changes, but for the two transitions
-  /// made on ``status`` alone. Built with `MULTICAST_INTERNAL_CHECKS`
-  /// defined, the state checks its invariants after every transition.
+  /// Runs `body` on the state with the lock held: the one way the state
+  /// changes, but for the two lock-free transitions (D1).
   func withLockedState<Result>(_ body: (inout _DeliveryState) -> Result) -> Result {
     lock.lock()
-    // Shuts the lock-free transitions out until the new flags are stored,
-    // and takes what they changed.
-    state.adopt(_DeliveryState.Flags(rawValue: _multicast_fetch_or(status, Self.lockedFlag)))
+    let flags = _multicast_fetch_or(status, Self.lockedFlag)
+    #if MULTICAST_INTERNAL_CHECKS
+    precondition(flags & Self.lockedFlag == 0, "D1: a destination's status was locked twice")
+    #endif
+    state.applyLockFreeTransitions(_DeliveryState.Flags(rawValue: flags))
     let result = body(&state)
     #if MULTICAST_INTERNAL_CHECKS
     state.checkInvariants()
@@ -100,24 +72,16 @@ final class _Destination: @unchecked Sendable {
     return result
   }
 
-  /// A caller here starts delivering its send when the destination is idle,
-  /// without the lock: ``_DeliveryState/arrive(_:isHere:taking:)`` from
-  /// ``_DeliveryState/Flags/idle``.
-  ///
-  /// - Returns: Whether it did; if not, the caller takes the lock.
+  /// Starts delivering a send here without the lock, from `idle` (D1).
   func claimIfIdle() -> Bool {
     _multicast_compare_exchange(
-      status, _DeliveryState.Flags.idle.rawValue, _DeliveryState.Flags.deliveringAlone.rawValue)
+      status, _DeliveryState.Flags.idle.rawValue, _DeliveryState.Flags.onlyDelivering.rawValue)
   }
 
-  /// A deliverer ends its delivery when nothing arrived meanwhile, without
-  /// the lock: ``_DeliveryState/next(_:)`` from
-  /// ``_DeliveryState/Flags/deliveringAlone``.
-  ///
-  /// - Returns: Whether it did; if not, the caller takes the lock.
-  func finishIfAlone() -> Bool {
+  /// Ends a delivery without the lock when nothing arrived meanwhile (D1).
+  func finishIfOnlyDelivering() -> Bool {
     _multicast_compare_exchange(
-      status, _DeliveryState.Flags.deliveringAlone.rawValue, _DeliveryState.Flags.idle.rawValue)
+      status, _DeliveryState.Flags.onlyDelivering.rawValue, _DeliveryState.Flags.idle.rawValue)
   }
 
   /// The actor, while it lives.
@@ -128,20 +92,14 @@ final class _Destination: @unchecked Sendable {
     actorIdentity == nil ? .noActor : _IsolationKey(destination: self)
   }
 
-  /// Whether the destination belongs to an actor that is gone.
+  /// Whether the destination belongs to an actor that is gone (D7).
   var isOrphaned: Bool { isOfMortalActor && otherActor == nil }
 
   /// Whether code whose isolation is `isolation` runs here.
   ///
-  /// Where the compiler knows the caller's actor, that decides. Where it does
-  /// not (`nil`: nonisolated code, a setter, a `deinit`), the concurrency
-  /// runtime tells which executor the caller runs on. Every caller runs where
-  /// no actor is.
-  ///
-  /// An actor other than the main actor must also be alive: a new actor
-  /// may have a dead one's address, and so its identity and its executor's,
-  /// and it is never taken for the dead one. A weak reference to the dead
-  /// actor reads `nil` whatever now lives at its address.
+  /// The static isolation decides or, where it is `nil`, the runtime's
+  /// current executor. A mortal actor must also be alive, so that a new
+  /// actor at a dead one's address is never taken for it (D7).
   @inline(__always)
   func isCurrent(_ isolation: (any Actor)?) -> Bool {
     guard let actorIdentity else { return true }
@@ -153,23 +111,33 @@ final class _Destination: @unchecked Sendable {
     return !isOfMortalActor || otherActor != nil
   }
 
-  /// Whether this destination is the one where subscriptions made on
-  /// `isolation` run: the destination of that actor, alive, or of no actor.
+  /// Whether subscriptions made on `isolation` run here.
   func serves(_ isolation: (any Actor)?) -> Bool {
     guard let isolation else { return actorIdentity == nil }
     return ObjectIdentifier(isolation) == actorIdentity && !isOrphaned
   }
 
-  /// Whether the caller runs on the destination's executor, as the runtime
-  /// tells.
   private func isCurrentExecutor() -> Bool {
     executor?.isCurrent(isMainActor: isMainActor) ?? false
   }
 
+  #if MULTICAST_INTERNAL_CHECKS
+  /// Traps unless the caller delivers here as the one deliverer, on the
+  /// destination's isolation (D3).
+  func checkDelivering() {
+    precondition(
+      _multicast_load_acquire(status) & _DeliveryState.Flags.delivering.rawValue != 0,
+      "D3: work is delivered on a destination that no one claimed")
+    precondition(
+      actorIdentity == nil || isCurrentExecutor(),
+      "D3: work is delivered off its destination's isolation")
+  }
+  #endif
+
   // MARK: Arriving
 
-  /// Work arrives from `isolation`, as ``_DeliveryState/arrive(_:isHere:taking:)``
-  /// says; `job` is made only if the work is queued.
+  /// Work arrives from `isolation` (``_DeliveryState/arrive(_:isHere:taking:)``);
+  /// `job` is made only if the work is queued.
   func arrive(
     _ job: () -> _DeliveryJob, from isolation: (any Actor)?, taking batch: inout [_DeliveryJob]
   ) -> _DeliveryState.Arrival {
@@ -178,13 +146,15 @@ final class _Destination: @unchecked Sendable {
     return withLockedState { $0.arrive(job, isHere: isHere, taking: &batch) }
   }
 
-  /// Sends `job` from `isolation`: delivers it, after what waits, before
-  /// returning when the caller runs here and no delivery is in progress;
-  /// otherwise queues it.
+  /// Sends `job` from `isolation`: delivered before returning when the
+  /// caller runs here and no one delivers, otherwise queued.
   func send(_ job: _DeliveryJob, from isolation: (any Actor)?) {
     var batch: [_DeliveryJob] = []
     switch arrive({ job }, from: isolation, taking: &batch) {
     case .deliverDirectly:
+      #if MULTICAST_INTERNAL_CHECKS
+      checkDelivering()
+      #endif
       job.source.deliver(job, at: self)
       job.finish()
       deliverQueued(&batch)
@@ -206,18 +176,16 @@ final class _Destination: @unchecked Sendable {
     }
   }
 
-  /// Delivers what waits, before returning, for a caller that runs here and
-  /// has nothing to send; does nothing while a delivery is in progress.
+  /// Delivers what waits, for a caller that runs here with nothing to send,
+  /// unless someone delivers.
   func deliverWaiting() {
-    // Nothing waits, as far as anyone can tell now: work arriving from
-    // elsewhere after this reading schedules its own drain.
+    // Work that arrives after this load schedules its own drain.
     if _multicast_load_acquire(status) & _DeliveryState.Flags.waiting.rawValue == 0 { return }
     var batch: [_DeliveryJob] = []
     if withLockedState({ $0.claim(taking: &batch) }) { deliverQueued(&batch) }
   }
 
-  /// Whether nothing waits, no one delivers, and no drain task is on its
-  /// way: one holds its actor until it has run there.
+  /// Whether nothing waits, no one delivers, and no drain is on its way.
   var isIdle: Bool {
     withLockedState { $0.isEmpty && !$0.isDelivering && !$0.isScheduled }
   }
@@ -225,10 +193,8 @@ final class _Destination: @unchecked Sendable {
   /// The amount of work waiting, for tests.
   var waitingCount: Int { withLockedState { $0.waiting.count } }
 
-  /// How many of the jobs waiting `source` made, for tests.
-  ///
-  /// Counted with the lock held: a job's source is unowned, and stays alive
-  /// only while the job waits.
+  /// How many of the jobs waiting `source` made, for tests; with the lock
+  /// held, since a job keeps its source only while it waits (D8).
   func waitingCount(madeBy source: AnyObject) -> Int {
     let identity = ObjectIdentifier(source)
     return withLockedState { state in

@@ -5,17 +5,15 @@
 /// subscription: no registration is numbered this high.
 let _currentJobEnd = UInt64.max - 1
 
-/// What a job that delivers a current value carries: the value, and the one
-/// registration it is for.
+/// What a job that delivers a current value carries.
 struct _CurrentValue<Value> {
   let registration: _Registration
   let value: Value
 }
 
 extension _EventCore {
-  /// Registers `handler` as ``subscribe(_:from:handler:)`` does, and
-  /// delivers it first the value `current` makes, in the same critical
-  /// section: before any value sent after it, and after none.
+  /// Registers `handler` as ``subscribe(_:from:handler:)`` does; it hears
+  /// first the value `current` makes in the same section.
   @usableFromInline
   func subscribe(
     _ target: AnyObject?, from isolation: (any Actor)?, startingWith current: () -> Value,
@@ -30,18 +28,14 @@ extension _EventCore {
   }
 
   /// Registers `handler`, to run on `isolation`, for as long as `object`
-  /// lives, and delivers it a first value, if there is one.
+  /// lives, with a first value, if there is one.
   ///
-  /// The first value is the one `current` makes or, without it, the latest
-  /// value sent, if the core replays it. `registered` runs in the critical
-  /// section that makes the registration, before any delivery can reach it.
+  /// The first value is what `current` makes or, without it, the latest
+  /// value, if the core replays one. `registered` runs in the section that
+  /// makes the registration.
   ///
-  /// The first value is made in the critical section that makes the
-  /// registration, which is also the one that orders the sends: it is
-  /// heard before any value sent after it, and no value sent before it is
-  /// heard. It takes its place in the subscription's lane like a send:
-  /// delivered before this returns when the caller runs there with nothing
-  /// under way, otherwise queued behind what waits.
+  /// That section also orders the sends, so the first value comes before
+  /// every value sent after, and arrives at the destination like a send (D4).
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
     startingWith current: (() -> Value)?, registered: (_Registration) -> Void
@@ -52,30 +46,33 @@ extension _EventCore {
         registered(registration)
       }
     }
-    var claimed: (lane: _Destination, job: _DeliveryJob)?
+    var claimed: (destination: _Destination, job: _DeliveryJob)?
     var batch: [_DeliveryJob] = []
     var arrival = _DeliveryState.Arrival.none
     let registration = register(object, from: isolation, handler: handler) {
-      registration, laneIndex in
+      registration, destinationIndex in
       registered(registration)
       guard let first = current?() ?? latest else { return }
-      let lane = lanes[laneIndex]
+      let destination = destinations[destinationIndex]
       let job = _DeliveryJob(
         self, payload: _CurrentValue(registration: registration, value: first),
         end: _currentJobEnd)
-      arrival = lane.arrive({ job }, from: isolation, taking: &batch)
-      claimed = (lane, job)
+      arrival = destination.arrive({ job }, from: isolation, taking: &batch)
+      claimed = (destination, job)
     }
-    if let (lane, job) = claimed {
+    if let (destination, job) = claimed {
       switch arrival {
       case .deliverDirectly:
-        deliver(job, at: lane)
+        #if MULTICAST_INTERNAL_CHECKS
+        destination.checkDelivering()
+        #endif
+        deliver(job, at: destination)
         job.finish()
-        lane.deliverQueued(&batch)
+        destination.deliverQueued(&batch)
       case .deliverBatch:
-        lane.deliverQueued(&batch)
+        destination.deliverQueued(&batch)
       case .scheduleDrain:
-        lane.scheduleDrain()
+        destination.scheduleDrain()
       case .none:
         break
       }
@@ -83,14 +80,14 @@ extension _EventCore {
     return registration
   }
 
-  /// Delivers a current value to the one registration it is for, if it is
-  /// still registered, on `destination`, its lane.
+  /// Delivers a current value to its one registration, if still registered.
   func deliverCurrent(_ job: _DeliveryJob, at destination: _Destination) {
-    // Only this core makes its jobs, and those that end here carry this.
+    // Only this core makes its jobs; those that end here carry this.
     let current = job.payload as! _CurrentValue<Value>
     var cursor = Optional(storage.beginBroadcast(of: current.registration))
     _ = withUnsafePointer(to: current.value) {
-      walk($0, from: &cursor, end: current.registration.sequence + 1, destination.key, noLane)
+      walk(
+        $0, from: &cursor, end: current.registration.sequence + 1, destination.key, noDestination)
     }
   }
 }

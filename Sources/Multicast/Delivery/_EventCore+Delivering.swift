@@ -1,12 +1,8 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// Delivering an event's queued work on one of its lanes, when the lane's
-// turn comes, and the walk that every delivery makes.
-
 extension _EventCore {
-  /// Delivers a queued send (or the owner's notices) on `destination`, one
-  /// of this event's lanes.
+  /// Delivers a queued send, current value or notice on `destination`.
   func deliver(_ job: _DeliveryJob, at destination: _Destination) {
     if job.end == _noticeJobEnd {
       tellOwner()
@@ -16,19 +12,17 @@ extension _EventCore {
       deliverCurrent(job, at: destination)
       return
     }
+    var cursor: _SubscriberCursor? = nil
     // Only this core makes its jobs, each with a `Value`.
-    var cursor: _BroadcastCursor<_Subscriber, _Unindexed>? = nil
     let reached = withUnsafePointer(to: job.payload as! Value) {
-      walk($0, from: &cursor, end: job.end, destination.key, noLane).first
+      walk($0, from: &cursor, end: job.end, destination.key, noDestination).first
     }
-    if !reached { settle(destination) }
+    if !reached { dropIfUnobserved(destination) }
   }
 
-  /// Delivers a run of queued sends (and notices, and current values) on
-  /// `destination`, in order, with one walk begun for the run: every send in
-  /// it was made before the run was taken, so one walk of the registrations
-  /// made before the latest serves them all, each joined for the
-  /// registrations made before it, without the lock.
+  /// Delivers a run of this core's jobs on `destination`, in order, with one
+  /// walk begun for the run: each send joins it, without the lock, for the
+  /// registrations made before that send (D5).
   func deliver(_ jobs: ArraySlice<_DeliveryJob>, at destination: _Destination) {
     guard jobs.count > 1 else {
       if let job = jobs.first { deliver(job, at: destination) }
@@ -44,41 +38,39 @@ extension _EventCore {
       var cursor = Optional(storage.beginBroadcast(alongside: run, registeredBefore: job.end))
       // Only this core makes its jobs, each with a `Value`.
       let reached = withUnsafePointer(to: job.payload as! Value) {
-        walk($0, from: &cursor, end: job.end, destination.key, noLane).first
+        walk($0, from: &cursor, end: job.end, destination.key, noDestination).first
       }
-      if !reached { settle(destination) }
+      if !reached { dropIfUnobserved(destination) }
     }
     if let run { storage.endBroadcast(run) }
   }
 
-  /// A queued send that will never be delivered, since its lane's actor is
-  /// gone: the lane goes; waiting notices are dropped with it.
+  /// A queued job that will never be delivered, its destination's actor
+  /// gone (D7): the destination goes; waiting notices are dropped.
   func drop(_ job: _DeliveryJob, at destination: _Destination) {
     if job.end == _noticeJobEnd {
       storage.withLockedState(changing: false) { _ in while notices.takeNext() != nil {} }
     } else {
-      settle(destination)
+      dropIfUnobserved(destination)
     }
   }
 
-  /// Calls, with the value at `value`, every live subscription made before
-  /// the one numbered `end` whose isolation is `first` or `second`, in the
-  /// order they were made, from `cursor` if the send began the walk (it is
-  /// used up), or from a walk begun now.
+  /// Calls, with the value at `value`, in registration order, every live
+  /// subscription numbered below `end` whose destination's key is `first`
+  /// or `second`; from `cursor` if the send began the walk (it is used up).
   ///
   /// - Returns: Whether it reached a subscription of each.
   @inline(__always) func walk(
-    _ value: UnsafeRawPointer, from cursor: inout _BroadcastCursor<_Subscriber, _Unindexed>?,
+    _ value: UnsafeRawPointer, from cursor: inout _SubscriberCursor?,
     end: UInt64, _ first: _IsolationKey, _ second: _IsolationKey
   ) -> (first: Bool, second: Bool) {
     var reached = (first: false, second: false)
-    // A walk begun in the send's critical section reaches exactly the
-    // registrations made before the send, as one begun now with its end.
     let start = cursor.take() ?? storage.beginBroadcast(registeredBefore: end)
-    // Other lanes' targets are not even loaded: they belong to other
-    // isolations, and loading one would keep it alive here for a moment.
-    // Nor is this core, which a subscription without a target holds: it is
-    // alive while it sends.
+    #if MULTICAST_INTERNAL_CHECKS
+    precondition(start.end == end, "D5: a send's walk does not stop at the send's end")
+    #endif
+    // Other destinations' targets are not loaded (D12), nor the core, which
+    // is alive while it sends.
     storage.forEach(
       from: start, where: { $0.pointee.isolation == first || $0.pointee.isolation == second },
       holding: self
@@ -93,22 +85,21 @@ extension _EventCore {
     return reached
   }
 
-  /// After a delivery on `lane` reached no one: drops the lane if no live
-  /// subscription is left on it, and notices, as any change does, whether
-  /// the event lost its last live subscription (targets that died).
-  func settle(_ lane: _Destination) {
-    // The caller runs on the lane's isolation, whose targets it may load.
-    let liveObject = change(from: lane.actor) { state, garbage -> AnyObject? in
-      // A lane whose actor is gone goes with its subscriptions.
-      if lane.isOrphaned {
-        drop(orphaned: lane, &state, &garbage)
+  /// After a delivery on `destination` reached no one: drops it from
+  /// `destinations` if no live subscription is left there, or with its
+  /// subscriptions if its actor is gone (D6, D7), and records, as any
+  /// change does, whether the event lost its last live subscription.
+  func dropIfUnobserved(_ destination: _Destination) {
+    // The caller runs on the destination's isolation: its targets may load.
+    let liveObject = change(from: destination.actor) { state, garbage -> AnyObject? in
+      if destination.isOrphaned {
+        drop(orphaned: destination, &state, &garbage)
         return nil
       }
-      let liveObject = state.firstLiveObject { $0.isolation == lane.key }
-      if liveObject == nil { lanes.removeAll { $0 === lane } }
+      let liveObject = state.firstLiveObject { $0.isolation == destination.key }
+      if liveObject == nil { destinations.removeAll { $0 === destination } }
       return liveObject
     }
-    // The live object found is released here, after unlocking.
-    withExtendedLifetime(liveObject) {}
+    withExtendedLifetime(liveObject) {}  // released after unlocking
   }
 }

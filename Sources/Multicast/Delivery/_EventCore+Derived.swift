@@ -5,23 +5,12 @@ internal import _MulticastAtomics
 
 extension _EventCore {
   /// Makes the core of an event derived from this one: while it has
-  /// subscriptions, it holds one subscription here, made where no actor is,
-  /// whose handler passes each value sent here to `forward`, with the
-  /// derived core to send what it makes on.
+  /// subscriptions, it holds one here, made where no actor is, whose
+  /// handler passes each value to `forward` with the derived core.
   ///
-  /// Every registration on the derived core connects it, before it returns
-  /// (see ``_UpstreamLink/update()``); its last subscription gone
-  /// disconnects it, through the owner's notice. A derived core replays
-  /// when this one does: what `forward` made of the latest value.
-  ///
-  /// Who holds whom (see ``_UpstreamLink``): while subscribed, this core's
-  /// registration holds the derived core, so that a derived event is kept
-  /// by its subscriptions, not by the ``Event`` value that offered it, and
-  /// the derived core holds this one weakly; while not subscribed, the
-  /// derived core holds this one, to subscribe again. So no two cores ever
-  /// hold each other: a sender released while a dead target still counts
-  /// as the derived event's subscription (until a send would notice it)
-  /// takes both cores with it.
+  /// Its registrations connect it before they return, its last-observer
+  /// notice disconnects it (D11); it replays when this core does. Who holds
+  /// whom is in README.md, "Derived events": never both ways.
   @usableFromInline
   func derive<Output>(
     _ forward: @escaping @Sendable (UnsafeRawPointer, _EventCore<Output>) -> Void
@@ -35,11 +24,9 @@ extension _EventCore {
     link.subscribe = { [unowned(unsafe) derived] source in
       // Only this core is ever the link's source.
       let source = unsafeDowncast(source, to: _EventCore<Value>.self)
-      // The derived core connects from its registrations and notices, so it
-      // is alive here: a strong reference, which the handler keeps, is taken from
-      // the unowned one.
+      // Alive here, since it connects from its own registrations: the
+      // handler keeps a strong reference.
       let derived = derived
-      // Registered with the latest value, if the source replays one.
       let registration = source.register(
         source, from: nil, handler: .value { value in forward(value, derived) },
         startingWith: nil
@@ -49,8 +36,8 @@ extension _EventCore {
     return derived
   }
 
-  /// Forgets the latest value of a derived core that replays: the value
-  /// sent upstream made nothing to send here (a filter said no).
+  /// Forgets a derived core's latest value: the value sent upstream made
+  /// nothing to send here (a filter said no).
   @usableFromInline
   func forgetLatest() {
     guard replaysLatest else { return }
@@ -59,29 +46,12 @@ extension _EventCore {
   }
 }
 
-/// A derived event's subscription to the event it derives from: made by
-/// its registrations, ended by its last-observer notice.
-///
-/// It holds the upstream core strongly only while it is not subscribed to
-/// it; while subscribed, the upstream core holds the derived one (through
-/// the registration's handler), and whoever sends to the upstream core
-/// keeps it.
-///
-/// ``update()`` brings the subscription upstream in line with whether the
-/// derived event has live subscriptions, under the link's lock: a
-/// registration calls it before it returns, so a subscription, once made,
-/// is connected; a last-observer notice that runs after a new subscription
-/// was made finds it, and changes nothing. Subscribing and ending upstream
-/// run user code (a replayed value reaching the derived event's handlers,
-/// the upstream owner's notices) with the lock held; what that code does to
-/// the link on the same thread is noted, and the update in progress looks
-/// again before it unlocks.
+/// A derived event's subscription to the event it derives from, which it
+/// holds strongly only while not subscribed to it (D11).
 final class _UpstreamLink: @unchecked Sendable {
-  // @unchecked Sendable: `held`, `source`, `upstream` and `isStale` are read
-  // and written only with `lock` held, and `holder` only atomically;
-  // `subscribe`, `isObserved` and `forgetLatest` are set once, before the
-  // link is shared. The derived-event tests subscribe and cancel from many
-  // threads.
+  // @unchecked Sendable: `held`, `source`, `upstream` and `isStale` are
+  // guarded by `lock`, `holder` is atomic; the closures are set once, before
+  // the link is shared.
 
   /// Subscribes to the upstream core it is given.
   var subscribe: (AnyObject) -> EventSubscription = { _ in
@@ -116,12 +86,12 @@ final class _UpstreamLink: @unchecked Sendable {
     holder.deallocate()
   }
 
-  /// Subscribes upstream when the derived event has live subscriptions and
-  /// ends that subscription when it has none, until that holds.
+  /// Subscribes upstream while the derived event has live subscriptions,
+  /// and ends that subscription when it has none (D11).
   func update() {
     let thread = UInt64(_multicast_thread_number()) + 1
     if _multicast_load_relaxed(holder) == thread {
-      // Called by code an update on this thread runs: it looks again.
+      // Called by user code that an update on this thread runs: it looks again.
       isStale = true
       return
     }
@@ -129,21 +99,26 @@ final class _UpstreamLink: @unchecked Sendable {
     _multicast_store_relaxed(holder, thread)
     repeat {
       isStale = false
-      if isObserved() {
+      let observed = isObserved()
+      if observed {
         // With no one left to send upstream, there is nothing to subscribe to.
         if upstream == nil, let source = held ?? source {
           upstream = subscribe(source)
           held = nil
         }
       } else if let ended = upstream.take() {
-        // Held again first, so that ending the subscription, which may end
-        // the upstream core's own subscriptions, leaves it alive to
-        // subscribe again; ended before anything else subscribes, so that
-        // no value reaches the derived event twice.
+        // Held first, to subscribe again; ended under the lock, so that no
+        // value reaches the derived event twice.
         held = source
         ended.cancel(isolation: nil)
         forgetLatest()
       }
+      #if MULTICAST_INTERNAL_CHECKS
+      precondition(
+        observed ? upstream != nil || (held == nil && source == nil) : upstream == nil,
+        "D11: a derived event's connection upstream does not follow its subscriptions")
+      precondition(upstream == nil || held == nil, "D11: a link holds the core it is subscribed to")
+      #endif
     } while isStale
     _multicast_store_relaxed(holder, 0)
     lock.unlock()

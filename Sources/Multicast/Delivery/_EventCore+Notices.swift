@@ -2,51 +2,52 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 extension _EventCore {
-  /// Makes `body`'s change to the registrations and, in the same critical
-  /// section, records whether a live registration is left; then tells the
-  /// owner of any transition.
-  ///
-  /// Deciding under the lock is what makes the notices exact: two threads
-  /// that end the last two subscriptions at once cannot both see one left,
-  /// or both see none.
+  /// Makes `body`'s change to the registrations, records in the same
+  /// section whether a live registration is left, then tells the owner of
+  /// any transition: deciding under the lock makes the notices exact (D10).
   @discardableResult @inline(__always)
   func change<Result>(
     from isolation: (any Actor)?,
     _ body: (inout _HandleRegistry<_Subscriber>.State, inout _HandleRegistry<_Subscriber>.Garbage)
       -> Result
   ) -> Result {
-    // With no one to tell, there is no transition to record.
-    guard hasNotices else { return storage.mutate(body) }
+    guard hasNotices else {
+      #if MULTICAST_INTERNAL_CHECKS
+      return storage.mutate { state, garbage in
+        let result = body(&state, &garbage)
+        checkDestinations(state)
+        return result
+      }
+      #else
+      return storage.mutate(body)
+      #endif
+    }
     let (result, outcome, liveObject) = storage.mutateWithoutSweeping { state, garbage in
       let result = body(&state, &garbage)
+      #if MULTICAST_INTERNAL_CHECKS
+      checkDestinations(state)
+      #endif
       let (outcome, liveObject) = recordOccupancy(of: state, from: isolation)
       return (result, outcome, liveObject)
     }
-    // The live object that was found is released here, after unlocking.
-    withExtendedLifetime(liveObject) {}
+    withExtendedLifetime(liveObject) {}  // released after unlocking
     notifyOwner(outcome, from: isolation)
-    // A sweep that the change asked for may drop dead targets of other
-    // actors, which counted as alive above: if it drops any, whether a live
-    // registration is left is decided again.
+    // A sweep may drop dead targets of other actors, counted as alive above.
     if storage.sweepIfWanted() { recordOccupancyAfterSweep(from: isolation) }
     return result
   }
 
   /// Records, with the lock held, whether a live registration is left.
   ///
-  /// It loads no target of another isolation: a load keeps its object alive
-  /// a moment longer, here, and might run its deinitializer here. A closure
-  /// subscription's registration is held by the core itself, so it lives
-  /// while the core does. Another actor's targets count as alive: the
-  /// deliveries on that actor notice their deaths (see `settle`). Targets of
-  /// this isolation, or of none, are loaded.
+  /// Targets of another isolation count as alive and are not loaded (D12):
+  /// deliveries there notice their deaths (`dropIfUnobserved`).
   ///
   /// - Returns: The transition to tell, and the live object found, if one
   ///   was loaded: release it after unlocking.
   private func recordOccupancy(
     of state: borrowing _HandleRegistry<_Subscriber>.State, from isolation: (any Actor)?
   ) -> (_OccupancyNotices.Outcome, AnyObject?) {
-    let here = lanes.first { $0.serves(isolation) }?.key ?? noLane
+    let here = destinations.first { $0.serves(isolation) }?.key ?? noDestination
     let core = ObjectIdentifier(self)
     let isOccupied = state.hasRegistration { object, subscriber in
       object == core || (subscriber.isolation != .noActor && subscriber.isolation != here)
@@ -56,8 +57,7 @@ extension _EventCore {
     return (notices.record(isOccupied: liveObject != nil), liveObject)
   }
 
-  /// Decides again whether a live registration is left, after a sweep
-  /// dropped registrations, and tells the owner of a transition.
+  /// Decides again, after a sweep, whether a live registration is left.
   private func recordOccupancyAfterSweep(from isolation: (any Actor)?) {
     let (outcome, liveObject) = storage.withLockedState(changing: false) { state in
       recordOccupancy(of: state, from: isolation)
@@ -66,14 +66,9 @@ extension _EventCore {
     notifyOwner(outcome, from: isolation)
   }
 
-  /// Tells the owner of the transitions recorded, on the owner's isolation,
-  /// after a change: at once when the caller runs there (or the owner has
-  /// none), otherwise through the owner's destination, in order with
-  /// everything else queued for that actor.
-  ///
-  /// A change made on the owner's isolation while transitions wait in the
-  /// owner's queue delivers that queue, and so tells them (its own after
-  /// them), before it returns.
+  /// Tells the owner of the transitions recorded, on the owner's isolation:
+  /// at once when the caller runs there, or the owner has none; otherwise
+  /// through the owner's destination, in order with its other work (D4).
   func notifyOwner(_ outcome: _OccupancyNotices.Outcome, from isolation: (any Actor)?) {
     guard outcome != .none else { return }
     guard let owner = ownerDestination else {
@@ -87,12 +82,8 @@ extension _EventCore {
     }
   }
 
-  /// Tells the owner of every transition recorded and not yet told of, in
-  /// order, one at a time, with no lock held.
-  ///
-  /// Only one thread does this at a time: a transition recorded meanwhile, on
-  /// this thread (by a notice that subscribes) or another, is told by this
-  /// loop, after the notice that is running.
+  /// Tells the owner of every transition not yet told, in order, with no
+  /// lock held; one teller at a time (D10).
   func tellOwner() {
     while let becameObserved = storage.withLockedState(changing: false, { _ in notices.takeNext() })
     {
@@ -105,31 +96,25 @@ extension _EventCore {
   }
 }
 
-/// The transitions of an event between no live subscription and some, as
-/// recorded under the storage's lock, and how many of them the owner has been
-/// told of.
+/// An event's transitions between no live subscription and some, recorded
+/// under the storage's lock, and how many the owner has been told of.
 ///
-/// Transitions alternate, starting with the first observer: the k-th (from 0)
-/// is to "observed" when k is even.
+/// They alternate from "observed": the k-th (from 0) is to "observed" when
+/// k is even.
 struct _OccupancyNotices {
-  /// The transitions recorded.
   private(set) var recorded: UInt64 = 0
-  /// The transitions the owner has been told of, or is being told of.
+  /// The transitions told, or being told.
   private(set) var told: UInt64 = 0
   /// Whether a thread is telling the owner, or a job is queued to.
   private(set) var isTelling = false
 
-  /// Whether the event had a live subscription when last looked at: after
-  /// an odd number of transitions, since they alternate from none.
   var isOccupied: Bool { recorded % 2 == 1 }
 
   /// What the caller of ``record(isOccupied:)`` must do.
   enum Outcome {
-    /// Tell the owner (``takeNext()`` until it returns `nil`): a transition
-    /// was recorded and no one else is telling.
+    /// Tell the owner (``takeNext()`` until it returns `nil`).
     case tell
-    /// Nothing now, but transitions wait to be told, by someone else: a
-    /// notice running, or one queued for the owner's actor.
+    /// Nothing: transitions wait to be told by the teller there is.
     case untold
     /// Nothing: everything recorded is told.
     case none
@@ -137,6 +122,7 @@ struct _OccupancyNotices {
 
   /// Records whether the event has a live subscription now.
   mutating func record(isOccupied: Bool) -> Outcome {
+    defer { checkInvariants() }
     if isOccupied != self.isOccupied {
       recorded += 1
       if !isTelling {
@@ -147,15 +133,25 @@ struct _OccupancyNotices {
     return told < recorded ? .untold : .none
   }
 
-  /// The next transition to tell the owner of: `true` for the first observer,
-  /// `false` for the last one gone; or `nil`, when all are told, and the
-  /// caller stops telling.
+  /// The next transition to tell: `true` for the first observer, `false`
+  /// for the last one gone; `nil` when all are told, and the teller stops.
   mutating func takeNext() -> Bool? {
+    defer { checkInvariants() }
     guard told < recorded else {
       isTelling = false
       return nil
     }
     told += 1
     return told % 2 == 1
+  }
+
+  /// Traps, in checked builds, unless D10 holds.
+  @inline(__always)
+  private func checkInvariants() {
+    #if MULTICAST_INTERNAL_CHECKS
+    precondition(
+      told <= recorded && (told == recorded || isTelling),
+      "D10: a transition is left untold with no one to tell it")
+    #endif
   }
 }

@@ -1,42 +1,42 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// The lanes a send delivers where it runs, as their destinations said:
-/// at most two, the lane of subscriptions made where no actor is and the
-/// lane of the isolation the send runs on.
+/// A walk of the subscriptions of an event, begun without or with the lock.
+typealias _SubscriberCursor = _BroadcastCursor<_Subscriber, _NoIndex>
+
+/// The destinations a send delivers itself, where it runs: at most two, the
+/// event's destination of no actor and that of the send's isolation.
 @usableFromInline
 struct _LocalSend: ~Copyable {
-  /// One lane the send delivers itself.
+  /// One destination the send delivers itself.
   struct Claimed {
-    let lane: _Destination
-    /// Whether the send is delivered from its own value (nothing waited);
-    /// otherwise `batch` holds what waited, then the send.
-    let isDirect: Bool
+    let destination: _Destination
+    /// Whether the send skips the queue: nothing waited, so a walk delivers
+    /// it from its own value; otherwise `batch` holds what waited, then it.
+    let skipsQueue: Bool
     var batch: [_DeliveryJob]
   }
 
   let end: UInt64
   var first: Claimed?
   var second: Claimed?
-  /// The broadcast a direct delivery walks, begun in the send's critical
-  /// section, so that it costs no second one.
-  var cursor: _BroadcastCursor<_Subscriber, _Unindexed>?
+  /// The walk of a send that skips the queue, begun in its section (D5).
+  var cursor: _SubscriberCursor?
 }
 
-/// An object no subscription records as its isolation, since it is no
-/// actor: what a walk matches when it serves one lane only.
-private final class _NoLane: Sendable {
-  static let instance = _NoLane()
+/// An object that is no destination: its key matches no subscription.
+private final class _NoDestination: Sendable {
+  static let instance = _NoDestination()
 }
-let noLane = _IsolationKey(unmatched: _NoLane.instance)
+let noDestination = _IsolationKey(unmatched: _NoDestination.instance)
 
-/// The `end` of a job that tells the owner of its notices rather than
-/// delivering a value: no registration is numbered this high.
+/// The `end` of a job that tells the owner of its notices: no registration
+/// is numbered this high.
 let _noticeJobEnd = UInt64.max
 
 extension _EventCore: _DeliverySource {
   /// Delivers `value` to every subscription: before returning, to those on
-  /// lanes where the caller runs; queued for the others.
+  /// destinations where the caller runs; queued for the others.
   ///
   /// Inlined, so that the caller's module lends the value by a pointer with
   /// its type known: the common case never handles a `Value` here.
@@ -48,25 +48,20 @@ extension _EventCore: _DeliverySource {
   /// ``send(_:from:)`` of the value at `value`.
   @usableFromInline
   func send(at value: UnsafeRawPointer, from isolation: (any Actor)?) {
-    if !replaysLatest, let sole = claimSoleLane(from: isolation) {
-      deliverAlone(value, on: sole.lane, from: sole.cursor)
+    if !replaysLatest, let sole = claimSoleDestination(from: isolation) {
+      deliverOnSoleDestination(value, on: sole.destination, from: sole.cursor)
     } else {
-      sendOnLanes(Self.value(at: value), from: isolation)
+      sendToEachDestination(Self.value(at: value), from: isolation)
     }
   }
 
-  /// ``send(_:from:)`` in every case but the common one: out of line, so
-  /// that the common case sets up nothing for it.
+  /// ``send(_:from:)`` in every case but the common one, out of line.
   ///
-  /// It takes the storage's lock again, after the attempt at the common
-  /// case, which changed nothing: an uncontended lock costs less than what
-  /// the common case would pay to carry the general one's state out of one
-  /// critical section.
-  ///
-  /// A core that replays its latest value keeps it in the critical section
-  /// that orders the send, and releases the one it replaces after it.
+  /// It takes the lock again, which costs less than carrying the general
+  /// case's state out of the common case's section. A replaced latest value
+  /// is released after unlocking.
   @inline(never)
-  private func sendOnLanes(_ value: Value, from isolation: (any Actor)?) {
+  private func sendToEachDestination(_ value: Value, from isolation: (any Actor)?) {
     var replaced: Value?
     var local = prepare(from: isolation) {
       if replaysLatest {
@@ -79,76 +74,63 @@ extension _EventCore: _DeliverySource {
     withExtendedLifetime(replaced) {}
   }
 
-  /// Claims the common case of a send in one short critical section.
+  /// Claims the common case, one idle destination where the caller runs, in
+  /// one short section; returns it, claimed, and the walk begun for the
+  /// send, or `nil`, having changed nothing.
   ///
-  /// The common case: the event has one lane, the caller runs on it, and no
-  /// delivery is under way or waiting there. Returns the lane, claimed, and
-  /// the walk begun for the send; `nil`, having changed nothing, in every
-  /// other case.
-  ///
-  /// The lane of the main actor, or of no actor, is returned unretained:
-  /// `lanes` holds it until the send itself settles it or delivers work
-  /// that others queued there. Such a lane leaves `lanes` only when its
-  /// deliverer finds no subscription left on it (``settle(_:)``), which this
-  /// send alone can do while it delivers; the send takes a reference of its
-  /// own before it settles the lane or delivers the others' work. (The main
-  /// actor's destination is never freed anyway.) The lane of another actor
-  /// is retained here: a registration on another thread drops the lanes of
-  /// dead actors, and the send holds its lane whatever happens to it.
+  /// A mortal actor's destination is retained, since a registration on
+  /// another thread may drop it (D7); the others stay in `destinations`
+  /// until this send itself drops them.
   @inline(__always)
-  private func claimSoleLane(
+  private func claimSoleDestination(
     from isolation: (any Actor)?
-  ) -> (lane: Unmanaged<_Destination>, cursor: _BroadcastCursor<_Subscriber, _Unindexed>)? {
+  ) -> (destination: Unmanaged<_Destination>, cursor: _SubscriberCursor)? {
     storage.withLockedState(changing: false) { state in
-      guard let lane = soleLane,
-        lane._withUnsafeGuaranteedRef({ $0.isCurrent(isolation) && $0.claimIfIdle() })
+      guard let destination = soleDestination,
+        destination._withUnsafeGuaranteedRef({ $0.isCurrent(isolation) && $0.claimIfIdle() })
       else { return nil }
-      if lane._withUnsafeGuaranteedRef({ $0.isOfMortalActor }) { _ = lane.retain() }
-      return (lane, state.beginBroadcast())
+      if destination._withUnsafeGuaranteedRef({ $0.isOfMortalActor }) { _ = destination.retain() }
+      return (destination, state.beginBroadcast())
     }
   }
 
-  /// Delivers a send on the sole lane ``claimSoleLane(from:)`` claimed,
-  /// then whatever was queued there meanwhile, and gives back the
-  /// reference that claiming took, if it took one.
+  /// Delivers a send on the destination ``claimSoleDestination(from:)``
+  /// claimed, then what was queued there meanwhile.
   @inline(__always)
-  private func deliverAlone(
-    _ value: UnsafeRawPointer, on lane: Unmanaged<_Destination>,
-    from cursor: _BroadcastCursor<_Subscriber, _Unindexed>
+  private func deliverOnSoleDestination(
+    _ value: UnsafeRawPointer, on destination: Unmanaged<_Destination>,
+    from cursor: _SubscriberCursor
   ) {
     var cursor = Optional(cursor)
-    let (key, isRetained) = lane._withUnsafeGuaranteedRef { ($0.key, $0.isOfMortalActor) }
-    defer { if isRetained { lane.release() } }
+    let (key, isRetained) = destination._withUnsafeGuaranteedRef { ($0.key, $0.isOfMortalActor) }
+    defer { if isRetained { destination.release() } }
+    #if MULTICAST_INTERNAL_CHECKS
+    destination._withUnsafeGuaranteedRef { $0.checkDelivering() }
+    #endif
     let reached = walk(value, from: &cursor, end: cursor.unsafelyUnwrapped.end, key, key).first
     guard reached else {
-      // Settling may take the lane out of `lanes`: hold it from here on.
-      let lane = lane.takeUnretainedValue()
-      settle(lane)
-      if !lane.finishIfAlone() { lane.deliverQueued() }
+      // Dropping it may take it out of `destinations`: held from here on.
+      let destination = destination.takeUnretainedValue()
+      dropIfUnobserved(destination)
+      if !destination.finishIfOnlyDelivering() { destination.deliverQueued() }
       return
     }
-    if lane._withUnsafeGuaranteedRef({ $0.finishIfAlone() }) { return }
-    // Delivering what was queued meanwhile may settle the lane, which may
-    // take it out of `lanes`: hold it from here on.
-    lane.takeUnretainedValue().deliverQueued()
+    if destination._withUnsafeGuaranteedRef({ $0.finishIfOnlyDelivering() }) { return }
+    // What was queued may drop it from `destinations`: held from here on.
+    destination.takeUnretainedValue().deliverQueued()
   }
 
-  /// Queues `value` on every lane where the caller does not run, and claims
-  /// the others, in one step that fixes its place in every lane's order:
-  /// call it in the critical section that orders the sends, and
-  /// ``deliver(_:_:)`` after it.
+  /// Queues `value` where the caller does not run and claims the
+  /// destinations where it does, in one step that fixes its place in every
+  /// destination's order (D4); ``deliver(_:_:)`` after it.
   @usableFromInline
   func prepare(_ value: Value, from isolation: (any Actor)?) -> _LocalSend {
     prepare(from: isolation) { value }
   }
 
-  /// Runs `body` with the storage's lock held: what guards an observable
-  /// value's current value, so that one lock orders its assignments and
-  /// their sends.
-  ///
-  /// It changes nothing in the storage's state, so it takes the lock alone
-  /// (called unspecialized, a section's generic wrapper cost about 15
-  /// instructions more).
+  /// Runs `body` with the storage's lock held, which guards an observable
+  /// value's current value; it takes the lock alone, changing nothing in
+  /// the storage.
   @usableFromInline
   func withLock<Result>(_ body: () -> Result) -> Result {
     storage.lock.lock()
@@ -156,61 +138,56 @@ extension _EventCore: _DeliverySource {
     return body()
   }
 
-  /// ``prepare(_:from:)`` for the value that `makeValue` makes in the same
-  /// critical section: an assignment, which reads and changes the current
-  /// value there.
+  /// ``prepare(_:from:)`` for the value `makeValue` makes in the same
+  /// section: an assignment, which reads and changes the current value.
   @usableFromInline @inline(__always)
   func prepare(from isolation: (any Actor)?, _ makeValue: () -> Value) -> _LocalSend {
     var idle: [_Destination] = []
-    // One critical section reads the lanes and the send's end, makes the
-    // send's arrivals (each destination's lock nests inside the storage's;
-    // nothing takes them the other way round), and begins the walk of a
-    // direct delivery.
+    // One section reads the send's end, makes its arrivals and begins the
+    // walk of one that skips the queue (D4, D5, D12).
     let local = storage.withLockedState(changing: false) { state in
       let value = makeValue()
       var local = _LocalSend(end: state.nextSequence)
-      for lane in lanes {
+      for destination in destinations {
         var batch: [_DeliveryJob] = []
-        let arrival = lane.arrive(
+        let arrival = destination.arrive(
           { _DeliveryJob(self, payload: value, end: local.end) }, from: isolation,
           taking: &batch)
         switch arrival {
         case .deliverDirectly, .deliverBatch:
           let claimed = _LocalSend.Claimed(
-            lane: lane, isDirect: arrival == .deliverDirectly, batch: consume batch)
+            destination: destination, skipsQueue: arrival == .deliverDirectly,
+            batch: consume batch)
           if local.first == nil { local.first = claimed } else { local.second = claimed }
         case .scheduleDrain:
-          idle.append(lane)
+          idle.append(destination)
         case .none:
           break
         }
       }
-      if local.first?.isDirect == true || local.second?.isDirect == true {
+      if local.first?.skipsQueue == true || local.second?.skipsQueue == true {
         local.cursor = state.beginBroadcast()
       }
       return local
     }
-    for lane in idle { lane.scheduleDrain() }
+    for destination in idle { destination.scheduleDrain() }
     return local
   }
 
-  /// Delivers what ``prepare(_:from:)`` claimed, then whatever was queued on
-  /// those lanes meanwhile.
-  ///
-  /// When both lanes deliver the send directly, one walk serves both, so
-  /// that their subscriptions are called in the order they were made.
+  /// Delivers what ``prepare(_:from:)`` claimed, then what was queued on
+  /// those destinations meanwhile; when both skip the queue one walk serves
+  /// both, so that their subscriptions are called in registration order.
   @usableFromInline
   func deliver(_ local: inout _LocalSend, _ value: Value) {
-    // Each claimed lane is moved out of `local`, so that its batch is
-    // uniquely referenced and goes back to its queue without a copy.
+    // Moved out of `local`, so that each batch goes back without a copy.
     guard var first = local.first.take() else { return }
     var second = local.second.take()
     var cursor = local.cursor.take()
     withUnsafePointer(to: value) { value in
-      if first.isDirect, second?.isDirect ?? true {
+      if first.skipsQueue, second?.skipsQueue ?? true {
         let reached = walk(
-          value, from: &cursor, end: local.end, first.lane.key,
-          second.map { $0.lane.key } ?? noLane)
+          value, from: &cursor, end: local.end, first.destination.key,
+          second.map { $0.destination.key } ?? noDestination)
         finish(&first, reachedAny: reached.first)
         if var second = second.take() { finish(&second, reachedAny: reached.second) }
         return
@@ -218,28 +195,31 @@ extension _EventCore: _DeliverySource {
       deliver(&first, value, from: &cursor, end: local.end)
       if var second = second.take() { deliver(&second, value, from: &cursor, end: local.end) }
     }
-    // A walk begun for nothing (a direct lane after one that had work) ends.
+    // A walk begun for a send that, in the end, did not use it.
     if let cursor { storage.endBroadcast(cursor) }
   }
 
-  /// Delivers one claimed lane on its own.
+  /// Delivers one claimed destination on its own.
   private func deliver(
     _ claimed: inout _LocalSend.Claimed, _ value: UnsafeRawPointer,
-    from cursor: inout _BroadcastCursor<_Subscriber, _Unindexed>?, end: UInt64
+    from cursor: inout _SubscriberCursor?, end: UInt64
   ) {
-    if claimed.isDirect {
-      let reached = walk(value, from: &cursor, end: end, claimed.lane.key, noLane)
+    if claimed.skipsQueue {
+      let reached = walk(value, from: &cursor, end: end, claimed.destination.key, noDestination)
       finish(&claimed, reachedAny: reached.first)
     } else {
-      claimed.lane.deliverQueued(&claimed.batch)
+      claimed.destination.deliverQueued(&claimed.batch)
     }
   }
 
-  /// After the walk that delivered a claimed lane's send directly: settles
-  /// the lane if the walk reached no one on it, then delivers what was
-  /// queued on it meanwhile.
+  /// After a walk delivered a claimed destination's send: drops the
+  /// destination if the walk reached no one there, then delivers what was
+  /// queued meanwhile.
   @inline(__always) private func finish(_ claimed: inout _LocalSend.Claimed, reachedAny: Bool) {
-    if !reachedAny { settle(claimed.lane) }
-    claimed.lane.deliverQueued(&claimed.batch)
+    #if MULTICAST_INTERNAL_CHECKS
+    claimed.destination.checkDelivering()
+    #endif
+    if !reachedAny { dropIfUnobserved(claimed.destination) }
+    claimed.destination.deliverQueued(&claimed.batch)
   }
 }

@@ -1,55 +1,35 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// What a ``EventSubscription`` ends: its event's core, seen through a protocol so
+/// What an ``EventSubscription`` ends: its event's core, through a protocol so
 /// that a subscription needs neither a generic parameter nor a closure.
 protocol _SubscriptionSource: AnyObject, Sendable {
-  /// Ends `registration`, if it has not ended; `isolation` is where the
-  /// caller runs, if the compiler knows.
+  /// Ends `registration`, if it has not ended; `isolation` is the caller's.
   func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?)
 }
 
-/// One subscription's payload: its handler, and the isolation it was made
-/// from, where the handler runs.
+/// One subscription's payload: its handler, and the key of the destination
+/// it runs on (D6).
 struct _Subscriber {
-  /// The isolation the subscription was made on: the key of its
-  /// destination.
   let isolation: _IsolationKey
   let handler: _Handler
 
-  /// What an ended subscription's entry keeps until the storage compacts,
-  /// once its handler and captures are released.
+  /// What an ended subscription's entry keeps until the storage compacts.
   static var ended: _Subscriber { _Subscriber(isolation: .noActor, handler: .value { _ in }) }
 }
 
-/// The registry behind one event: the shared storage, the destinations its
-/// subscriptions run on (its lanes), and the owner's first- and
-/// last-observer notices.
+/// The registry behind one event: the storage, the destinations its
+/// subscriptions run on, and the owner's first- and last-observer notices
+/// (see README.md).
 ///
-/// Each registration holds an object and lasts while it lives: the target of
-/// a subscription bound to one, held weakly; otherwise the core itself, the
-/// storage's owner, with no weak reference, and the subscription ends when
-/// its ``EventSubscription`` is released or cancelled.
-///
-/// # Lanes
-///
-/// Each subscription records the isolation it was made from, and its handler
-/// runs there. The event keeps one lane per isolation with subscriptions:
-/// the ``_Destination`` of that actor, which every subject delivering there
-/// shares, or a destination of its own for subscriptions made where no actor
-/// is. A send delivers at once the lanes where it runs and queues itself on
-/// the others (see `_EventCore+Sending` and `_EventCore+Delivering`). A
-/// lane whose delivery finds no live subscription of its isolation is
-/// dropped.
+/// A registration holds a target, weakly, or else the core itself, the
+/// storage's owner: such a subscription ends when its ``EventSubscription``
+/// is released or cancelled.
 @usableFromInline
 final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
-  // @unchecked Sendable: `lanes` and `notices` are read and written only with
-  // the storage's lock held; the storage and the destinations are
-  // thread-safe. The handlers and the owner's notices are not `Sendable`, and
-  // they are called only where they belong: a handler on the isolation its
-  // subscription was made from (by one thread at a time, for subscriptions
-  // made where no actor is), a notice on the owner's isolation. The delivery
-  // tests exercise this from many tasks and threads under ThreadSanitizer.
+  // @unchecked Sendable: the `@exclusivity(unchecked)` state is guarded by
+  // the storage's lock; handlers and notices run only on their own
+  // isolation (D3), notices one at a time (D10).
 
   /// The value a send lends its handlers: `pointer` points to a `Value`.
   @inlinable
@@ -63,38 +43,27 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   let ownerDestination: _Destination?
   let onFirstObserver: (() -> Void)?
   let onLastObserverGone: (() -> Void)?
-  /// Whether the owner asked for either notice.
   let hasNotices: Bool
-  /// The transitions between no live subscription and some, and which of
-  /// them the owner has been told of; read and written only with the
-  /// storage's lock held, in the critical section of the change that causes
-  /// them. (The lock makes access exclusive: no run-time check is needed,
-  /// here and for `lanes`.)
+  /// Guarded by the storage's lock, which makes access exclusive.
   @exclusivity(unchecked) var notices = _OccupancyNotices()
-  /// One lane per isolation with subscriptions; read and written only with
-  /// the storage's lock held, so that a send sees the lane of every
-  /// registration it reaches.
-  @exclusivity(unchecked) var lanes: [_Destination] = [] {
-    didSet { soleLane = lanes.count == 1 ? Unmanaged.passUnretained(lanes[0]) : nil }
+  /// One destination per isolation with subscriptions; guarded by the
+  /// storage's lock (D6).
+  @exclusivity(unchecked) var destinations: [_Destination] = [] {
+    didSet {
+      soleDestination = destinations.count == 1 ? Unmanaged.passUnretained(destinations[0]) : nil
+    }
   }
-  /// The lane, when there is exactly one.
-  ///
-  /// It holds no reference of its own: `lanes` holds the lane. Read and
-  /// written with the storage's lock held.
-  @exclusivity(unchecked) var soleLane: Unmanaged<_Destination>? = nil
-  /// Where the second half of each value sent lies, in bytes from its
-  /// start, for ``_Handler/pair(_:)`` handlers: the new value in an
-  /// observable value's change; 0 for other events, which have none.
+  /// The destination, when there is exactly one; `destinations` holds it.
+  @exclusivity(unchecked) var soleDestination: Unmanaged<_Destination>? = nil
+  /// Where the second half of each value lies, in bytes, for
+  /// ``_Handler/pair(_:)`` handlers: an observable value's new value.
   let pairOffset: Int
   /// Whether each send keeps its value in `latest`, for new subscriptions.
   @usableFromInline let replaysLatest: Bool
-  /// The value sent last, if the core replays it; read and written only
-  /// with the storage's lock held, in the critical section that orders the
-  /// sends and the one that makes a registration.
+  /// Guarded by the storage's lock, in the section that orders the sends.
   @exclusivity(unchecked) var latest: Value? = nil
 
-  /// The subscription upstream of a derived event, which its registrations
-  /// connect; `nil` for every other event.
+  /// A derived event's link to the event it derives from (D11).
   let upstream: _UpstreamLink?
 
   init(
@@ -108,16 +77,11 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     hasNotices = onFirstObserver != nil || onLastObserverGone != nil
     self.replaysLatest = replaysLatest
     self.pairOffset = pairOffset
-    // A subscription with no target is held by the core itself.
     storage.setOwner(self)
   }
 
-  /// Registers `handler` for as long as `target` lives or, without a
-  /// target, for as long as the returned subscription is kept; it runs on
-  /// `isolation`.
-  ///
-  /// Every subscription of the ``Event`` and ``ObservableValue`` faces is
-  /// made here.
+  /// Registers `handler`, to run on `isolation`, for as long as `target`
+  /// lives or, without one, as the returned subscription is kept.
   @usableFromInline
   func subscribe(
     _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
@@ -131,8 +95,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   }
 
   /// Registers `handler`, to run on `isolation`, for as long as `object`
-  /// lives, with no subscription to end it earlier; it hears first the
-  /// latest value, if the core replays one.
+  /// lives; it hears first the latest value, if the core replays one.
   @usableFromInline
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler
@@ -140,73 +103,69 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     register(object, from: isolation, handler: handler, startingWith: nil) { _ in }
   }
 
-  /// ``register(_:from:handler:)``, with `registered` run in the critical
-  /// section that makes the registration, before any delivery can reach it,
-  /// with the registration and the index of its lane in `lanes`.
+  /// ``register(_:from:handler:)``, with `registered` run in the section
+  /// that makes the registration, before any send can reach it, with the
+  /// index of its destination.
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
-    registered: (_Registration, _ lane: Int) -> Void
+    registered: (_Registration, _ destination: Int) -> Void
   ) -> _Registration {
-    // The destination of an actor is looked up only when the event has no
-    // lane for it yet, and outside the critical section: the lookup takes
-    // the registry's lock, which is never taken inside the storage's.
-    var lane: _Destination? = nil
+    // An actor's destination is looked up outside the section (D12).
+    var destination: _Destination? = nil
     while true {
       let registered = storage.mutate {
         state, garbage -> (_Registration, _OccupancyNotices.Outcome)? in
-        let laneIndex: Int
+        let destinationIndex: Int
         let identity = isolation.map { ObjectIdentifier($0) }
-        var index = lanes.firstIndex { $0.actorIdentity == identity }
-        // (A lane of the caller's identity belongs to the caller, which is
-        // alive, or to a dead actor: loading its actor releases no other.)
-        if let found = index, lanes[found].isOrphaned {
-          // A new actor has a dead one's identity: the dead one's lane goes,
-          // with its subscriptions, and is never this actor's.
-          drop(orphaned: lanes[found], &state, &garbage)
+        var index = destinations.firstIndex { $0.actorIdentity == identity }
+        // A dead actor's destination at the caller's identity goes (D7).
+        if let found = index, destinations[found].isOrphaned {
+          drop(orphaned: destinations[found], &state, &garbage)
           index = nil
         }
         if let index {
-          laneIndex = index
+          destinationIndex = index
         } else {
-          if isolation != nil && lane == nil { return nil }
-          lanes.append(lane ?? _Destination(actor: nil))
-          laneIndex = lanes.count - 1
+          if isolation != nil && destination == nil { return nil }
+          destinations.append(destination ?? _Destination(actor: nil))
+          destinationIndex = destinations.count - 1
         }
-        let subscriber = _Subscriber(isolation: lanes[laneIndex].key, handler: handler)
+        #if MULTICAST_INTERNAL_CHECKS
+        precondition(
+          destinations[destinationIndex].serves(isolation),
+          "D7: a subscription is recorded on a destination that does not serve its isolation")
+        #endif
+        let subscriber = _Subscriber(
+          isolation: destinations[destinationIndex].key, handler: handler)
         let registration = state.append(object, payload: subscriber, &garbage)
-        registered(registration, laneIndex)
+        registered(registration, destinationIndex)
+        #if MULTICAST_INTERNAL_CHECKS
+        checkDestinations(state)
+        #endif
         return (registration, notices.record(isOccupied: true))
       }
       if let (registration, outcome) = registered {
         notifyOwner(outcome, from: isolation)
-        // A derived event is connected upstream before its subscription is
-        // returned: it hears every value sent after.
-        upstream?.update()
+        upstream?.update()  // D11
         return registration
       }
-      lane = _Destination.of(isolation)
+      destination = _Destination.of(isolation)
     }
   }
 
-  /// Ends the subscriptions of `lane`, whose actor is gone, and drops the
-  /// lane.
-  ///
-  /// A subscription made on an actor ends with it. Call it in a critical
-  /// section of the storage.
-  ///
-  /// It loads no other lane's actor: a load there could release the last
-  /// reference to one, and run its deinitializer with the lock held.
+  /// Ends the subscriptions of `destination`, whose actor is gone, and drops
+  /// it (D7), in a section of the storage, loading no other actor (D12).
   ///
   /// - Complexity: O(n), where n is the number of registrations.
   func drop(
-    orphaned lane: _Destination, _ state: inout _HandleRegistry<_Subscriber>.State,
+    orphaned destination: _Destination, _ state: inout _HandleRegistry<_Subscriber>.State,
     _ garbage: inout _HandleRegistry<_Subscriber>.Garbage
   ) {
-    let key = lane.key
+    let key = destination.key
     state.removeAll(&garbage, replacingPayloadsWith: _Subscriber.ended) { _, subscriber in
       subscriber.isolation == key
     }
-    lanes.removeAll { $0 === lane }
+    destinations.removeAll { $0 === destination }
   }
 
   /// Ends `registration`, if it has not ended.
@@ -231,8 +190,8 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   var hasObservers: Bool { !storage.isEmpty }
 
-  /// The lanes' destinations, for tests.
-  var destinations: [_Destination] {
-    storage.withLockedState(changing: false) { _ in lanes }
+  /// The destinations, for tests.
+  var destinationsForTesting: [_Destination] {
+    storage.withLockedState(changing: false) { _ in destinations }
   }
 }

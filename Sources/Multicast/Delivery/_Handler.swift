@@ -1,59 +1,38 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// A subscription's handler: the shapes a walk calls, and the structs that
-// erase a subscriber's closure to one of them without wrapping it.
-
 /// What a subscription bound to an object does with a value: it gets the
-/// object its registration holds (its target, held weakly, or the core
-/// itself) and the value, lent by a pointer (read it with
-/// ``_EventCore/value(at:)``).
+/// object its registration holds and the value, lent by a pointer.
 ///
-/// The value's type is erased so that every event keeps the same storage
-/// type, compiled once in this module: storage code generic over `Value`
-/// would look its types up at run time on every send unless the caller's
-/// module specialized it.
+/// The value's type is erased so that every event's storage is compiled
+/// once, here, with no run-time type lookups.
 @usableFromInline
 typealias _EventHandler = (AnyObject, UnsafeRawPointer) -> Void
 
-/// What a subscription that needs no object does with a value, lent by a
-/// pointer to it.
+/// What a subscription that needs no object does with a value.
 @usableFromInline
 typealias _ValueHandler = (UnsafeRawPointer) -> Void
 
-/// What a subscription to an observable value's old and new values does
-/// with them, lent by pointers into the change sent.
+/// What a subscription does with an observable value's old and new values.
 @usableFromInline
 typealias _PairHandler = (UnsafeRawPointer, UnsafeRawPointer) -> Void
 
-/// What a subscription bound to an object does with an observable value's
-/// old and new values: it gets the object, then pointers into the change.
+/// ``_PairHandler`` with the object the registration holds.
 @usableFromInline
 typealias _BoundPairHandler = (AnyObject, UnsafeRawPointer, UnsafeRawPointer) -> Void
 
-/// A subscription's handler, in one of the four shapes a walk calls.
-///
-/// (A structure holding any of them, cast, and a tag saying which, would
-/// copy and release more cheaply, but calling the cast closure copied it:
-/// the enumeration costs less on the path that matters, each call.)
+/// A subscription's handler, in one of the four shapes a walk calls (an
+/// enumeration: cheaper to call than a cast closure with a tag).
 @usableFromInline
 enum _Handler {
-  /// Called with the value only: often the subscriber's own closure, erased
-  /// by ``_TypedHandler``, with no closure of the library's around it.
   case value(_ValueHandler)
-  /// Called with the object the registration holds, and the value.
   case bound(_EventHandler)
-  /// Called with the two halves of the value, a pair: the old and the new
-  /// value of an observable value's change, erased by ``_PairedHandler``.
+  /// The old and new values of an observable value's change.
   case pair(_PairHandler)
-  /// Called with the object the registration holds and the two halves of
-  /// the value, erased by ``_BoundPairedHandler`` or
-  /// ``_IsolatedPairedHandler``.
   case boundPair(_BoundPairHandler)
 
   /// Calls the handler with `object`, which the registration holds, and the
-  /// value at `value`, whose second half, for a pair, is `pairOffset`
-  /// bytes in.
+  /// value at `value`; a pair's second half is `pairOffset` bytes in.
   @inline(__always)
   func callAsFunction(_ object: AnyObject, _ value: UnsafeRawPointer, pairOffset: Int) {
     switch self {
@@ -65,28 +44,14 @@ enum _Handler {
   }
 }
 
-// Erasing a handler's types without a closure around it.
-//
-// A closure stored in a generic struct is stored at its most general
-// abstraction, whatever the struct is specialized with, since unspecialized
-// code must read it: a parameter of a generic type is passed by its address
-// (`@in_guaranteed`), and a parameter of a type bound to classes as one
-// reference. So a struct holding `(Value) -> Void` is laid out as one
-// holding `(UnsafeRawPointer) -> Void`, a function that takes one pointer,
-// and its context; and calling the second with a pointer to a `Value` calls
-// the first with that value. Casting the function value itself would not do:
-// a cast passes it through a generic parameter, which makes two thunks, each
-// an allocation, and after specialization its parameter is no longer passed
-// by address.
-//
-// The tests (HandlerLayoutTests, ActorFormValueTests) send values of every
-// layout through each form: integers, long strings, large structures with
-// references, class instances, enumerations, optionals, tuples, `Void`,
-// empty values, functions, existentials and metatypes, old and new values
-// whose size is not their stride; CI runs them in debug and release builds.
+// Erasing a handler's types without a closure around it: a closure in a
+// generic struct is stored at its most general abstraction, a generic
+// parameter passed by address, so a struct holding `(Value) -> Void` is laid
+// out as one holding `(UnsafeRawPointer) -> Void`. README.md, "Handlers",
+// says why a cast of the function itself would not do, and which tests
+// cover every layout (HandlerLayoutTests, ActorFormValueTests).
 
-/// A subscriber's closure that takes the value, erased to a
-/// ``_Handler/value(_:)``.
+/// A subscriber's closure that takes the value.
 @usableFromInline
 struct _TypedHandler<Value> {
   @usableFromInline
@@ -95,7 +60,6 @@ struct _TypedHandler<Value> {
   @inlinable
   init(_ call: @escaping (Value) -> Void) { self.call = call }
 
-  /// The closure itself, called with a pointer to the value.
   @inlinable
   var erased: _Handler {
     .value(unsafeBitCast(self, to: _ErasedValueHandler.self).call)
@@ -112,9 +76,8 @@ struct _ErasedValueHandler {
   init(call: @escaping _ValueHandler) { self.call = call }
 }
 
-/// A subscriber's closure that takes its target and the value, erased to
-/// a ``_Handler/bound(_:)``: `Target` is a class, passed as one reference
-/// at every level of abstraction, as the registration's object is.
+/// A subscriber's closure that takes its target, a class (one reference at
+/// every abstraction, as the registration's object is), and the value.
 @usableFromInline
 struct _BoundHandler<Target: AnyObject, Value> {
   @usableFromInline
@@ -123,16 +86,13 @@ struct _BoundHandler<Target: AnyObject, Value> {
   @inlinable
   init(_ call: @escaping (Target, Value) -> Void) { self.call = call }
 
-  /// The closure itself, called with the registration's object, which is
-  /// the target, and a pointer to the value.
   @inlinable
   var erased: _Handler {
     .bound(unsafeBitCast(self, to: _ErasedBoundHandler.self).call)
   }
 }
 
-/// A subscriber's closure isolated to its target, an actor, as the actor
-/// forms take it, erased to a ``_Handler/bound(_:)``.
+/// A subscriber's closure isolated to its target, an actor.
 @usableFromInline
 struct _IsolatedHandler<Target: Actor, Value> {
   @usableFromInline
@@ -141,9 +101,8 @@ struct _IsolatedHandler<Target: Actor, Value> {
   @inlinable
   init(_ call: @escaping (isolated Target, Value) -> Void) { self.call = call }
 
-  /// The closure itself, to be called with its target, only on the
-  /// target's isolation: the subscription is made there. (`isolated` changes
-  /// how a closure is checked, not how it is called.)
+  /// To be called only on the target's isolation, where the subscription
+  /// was made (D3): `isolated` changes how a closure is checked, not called.
   @inlinable
   var erased: _Handler {
     .bound(unsafeBitCast(self, to: _ErasedBoundHandler.self).call)
@@ -157,8 +116,7 @@ struct _ErasedBoundHandler {
   let call: _EventHandler
 }
 
-/// A subscriber's closure that takes an old and a new value, erased to a
-/// ``_Handler/pair(_:)``.
+/// A subscriber's closure that takes an old and a new value.
 @usableFromInline
 struct _PairedHandler<Value> {
   @usableFromInline
@@ -167,7 +125,6 @@ struct _PairedHandler<Value> {
   @inlinable
   init(_ call: @escaping (Value, Value) -> Void) { self.call = call }
 
-  /// The closure itself, called with a pointer to each value.
   @inlinable
   var erased: _Handler {
     .pair(unsafeBitCast(self, to: _ErasedPairHandler.self).call)
@@ -181,8 +138,7 @@ struct _ErasedPairHandler {
   let call: _PairHandler
 }
 
-/// A subscriber's closure that takes its target and an old and a new value,
-/// erased to a ``_Handler/boundPair(_:)``.
+/// A subscriber's closure that takes its target and an old and a new value.
 @usableFromInline
 struct _BoundPairedHandler<Target: AnyObject, Value> {
   @usableFromInline
@@ -191,7 +147,6 @@ struct _BoundPairedHandler<Target: AnyObject, Value> {
   @inlinable
   init(_ call: @escaping (Target, Value, Value) -> Void) { self.call = call }
 
-  /// The closure itself, called with the target and a pointer to each value.
   @inlinable
   var erased: _Handler {
     .boundPair(unsafeBitCast(self, to: _ErasedBoundPairHandler.self).call)
@@ -199,7 +154,7 @@ struct _BoundPairedHandler<Target: AnyObject, Value> {
 }
 
 /// A subscriber's closure isolated to its target, an actor, that takes an
-/// old and a new value, erased to a ``_Handler/boundPair(_:)``.
+/// old and a new value.
 @usableFromInline
 struct _IsolatedPairedHandler<Target: Actor, Value> {
   @usableFromInline
@@ -208,16 +163,14 @@ struct _IsolatedPairedHandler<Target: Actor, Value> {
   @inlinable
   init(_ call: @escaping (isolated Target, Value, Value) -> Void) { self.call = call }
 
-  /// The closure itself, to be called with its target, only on the
-  /// target's isolation, as ``_IsolatedHandler/erased`` is.
+  /// As ``_IsolatedHandler/erased``.
   @inlinable
   var erased: _Handler {
     .boundPair(unsafeBitCast(self, to: _ErasedBoundPairHandler.self).call)
   }
 }
 
-/// What a ``_BoundPairedHandler`` or an ``_IsolatedPairedHandler`` is cast
-/// to.
+/// What a ``_BoundPairedHandler`` or an ``_IsolatedPairedHandler`` is cast to.
 @usableFromInline
 struct _ErasedBoundPairHandler {
   @usableFromInline

@@ -35,7 +35,7 @@ protocol _EntryIndex {
 
 /// No index, and no cost: registrations are found by their sequence numbers.
 @usableFromInline
-struct _Unindexed: _EntryIndex {
+struct _NoIndex: _EntryIndex {
   @usableFromInline
   static func bucketCount(forCapacity capacity: Int) -> Int { 0 }
   @usableFromInline

@@ -5,7 +5,7 @@
 // mutation, so that an event decides in the same section whether it still
 // has a live registration.
 
-extension _ObserverStorage.State where Index == _Unindexed {
+extension _ObserverStorage.State where Index == _NoIndex {
   /// Registers a new entry for `object`.
   ///
   /// - Returns: The registration, the handle to remove it with.
@@ -102,7 +102,7 @@ extension _ObserverStorage.State where Index == _Unindexed {
   }
 }
 
-extension _ObserverStorage where Index == _Unindexed {
+extension _ObserverStorage where Index == _NoIndex {
   /// Starts a broadcast of `registration` alone, which visits nothing if it
   /// was removed; end it with ``endBroadcast(_:)``.
   ///
@@ -120,7 +120,7 @@ extension _ObserverStorage where Index == _Unindexed {
   }
 }
 
-extension _ObserverStorage where Index == _Unindexed {
+extension _ObserverStorage where Index == _NoIndex {
   /// Makes `owner`, the object that keeps this storage, its owner: its own
   /// registrations hold no weak reference, since it is alive whenever its
   /// storage is used.

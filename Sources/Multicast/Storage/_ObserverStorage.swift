@@ -6,11 +6,9 @@
 // Storage/ (here): the registrations behind every face, read by broadcasts
 //   without a lock. Its README.md states the protocol, the invariants the
 //   code cites (I1 to I10), the terms, and the order to read the files in.
-// Delivery/: where and when a handler runs. _Isolation; _DeliveryJob and
-//   _DeliveryState (a queue's state machine, which returns what to do after
-//   unlocking); _Destination (one serial queue per actor) and Deliveries;
-//   _Handler; _EventCore (the closure faces' engine, with its lanes, sends,
-//   notices and derived events); _QueuedBroadcasts.
+// Delivery/: where and when a handler runs. Its README.md states the
+//   protocol, the invariants the code cites (D1 to D12), the terms, and the
+//   order to read the files in.
 // Faces/: the public types and their thin extensions: MulticastDelegate on a
 //   keyed registry; EventSender, Event, ObservableValue, EventSubscription
 //   on an _EventCore.
@@ -162,4 +160,4 @@ typealias _KeyedRegistry<Payload> = _ObserverStorage<Payload, _PositionIndex>
 ///
 /// What the events keep. See ``_ObserverStorage``.
 @usableFromInline
-typealias _HandleRegistry<Payload> = _ObserverStorage<Payload, _Unindexed>
+typealias _HandleRegistry<Payload> = _ObserverStorage<Payload, _NoIndex>
