@@ -12,6 +12,21 @@ struct _CurrentValue<Value> {
 }
 
 extension _EventCore {
+  /// Registers `handler` as ``subscribe(_:from:handler:)`` does; it hears
+  /// first the value `current` makes in the same section.
+  @usableFromInline
+  func subscribe(
+    _ target: AnyObject?, from isolation: (any Actor)?, startingWith current: () -> Value,
+    handler: _Handler
+  ) -> EventSubscription {
+    let registration = withoutActuallyEscaping(current) { current in
+      register(target ?? self, from: isolation, handler: handler, startingWith: current) { _ in }
+    }
+    return EventSubscription(
+      source: self, registration: registration,
+      lifetime: target == nil ? .untilReleased : .whileTargetLives)
+  }
+
   /// Registers `handler`, to run on `isolation`, for as long as `object`
   /// lives, with a first value, if there is one.
   ///

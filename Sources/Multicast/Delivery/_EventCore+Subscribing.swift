@@ -25,27 +25,34 @@ extension _EventCore {
     _ target: AnyObject?, from isolation: (any Actor)?, _ mode: _SubscriptionMode<Value>,
     handler: _Handler
   ) -> EventSubscription {
-    var handler = handler
-    var once: _Once? = nil
-    var current: (() -> Value)? = nil
     switch mode {
-    case .everyValue: break
+    case .everyValue:
+      subscribe(target, from: isolation, handler: handler)
     case .once:
-      // A handler runs one call at a time, on its isolation, so a second
-      // call comes only after the first ended the registration, which no
-      // walk then reaches. (The core calls handlers only while it lives.)
-      let one = _Once()
-      once = one
-      handler = .bound { [unowned self, handler] object, value in
-        unsubscribe(one.registration, from: nil)
-        handler(object, value, pairOffset: pairOffset)
-      }
-    case .startingWith(let first):
-      current = first
+      subscribeOnce(target, from: isolation, handler: handler)
+    case .startingWith(let current):
+      subscribe(target, from: isolation, startingWith: current, handler: handler)
+    }
+  }
+
+  /// Registers `handler` as ``subscribe(_:from:handler:)`` does, for one
+  /// value: the subscription ends before `handler` runs, which it does
+  /// once, whoever sends and however many values wait for it.
+  private func subscribeOnce(
+    _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
+  ) -> EventSubscription {
+    let once = _Once()
+    // A subscription's handler runs one call at a time, on its isolation, so
+    // a second call can come only after the first has ended the
+    // registration, and no walk reaches an ended registration. (The core
+    // calls its handlers only while it lives.)
+    let handler = _Handler.bound { [unowned self] object, value in
+      unsubscribe(once.registration, from: nil)
+      handler(object, value, pairOffset: pairOffset)
     }
     let registration = register(
-      target ?? self, from: isolation, handler: handler, startingWith: current
-    ) { once?.registration = $0 }
+      target ?? self, from: isolation, handler: handler, startingWith: nil
+    ) { once.registration = $0 }
     return EventSubscription(
       source: self, registration: registration,
       lifetime: target == nil ? .untilReleased : .whileTargetLives)

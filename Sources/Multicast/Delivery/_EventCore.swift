@@ -80,6 +80,20 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     storage.setOwner(self)
   }
 
+  /// Registers `handler`, to run on `isolation`, for as long as `target`
+  /// lives or, without one, as the returned subscription is kept.
+  @usableFromInline
+  func subscribe(
+    _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
+  ) -> EventSubscription {
+    let registration = register(
+      target ?? self, from: isolation, handler: handler, startingWith: nil
+    ) { _ in }
+    return EventSubscription(
+      source: self, registration: registration,
+      lifetime: target == nil ? .untilReleased : .whileTargetLives)
+  }
+
   /// Registers `handler`, to run on `isolation`, for as long as `object`
   /// lives; it hears first the latest value, if the core replays one.
   @usableFromInline
