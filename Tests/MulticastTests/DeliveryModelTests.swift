@@ -71,7 +71,7 @@ struct DeliveryModelTests {
   }
 
   @Test(
-    "A send on the main actor with work waiting there and none where no actor is: both lanes hear it before it returns, the main actor's after what waited"
+    "A send on the main actor with work waiting there and none where no actor is: both destinations hear it before it returns, the main actor's after what waited"
   )
   @MainActor
   func oneLaneDirectTheOtherBatched() {

@@ -58,7 +58,7 @@ struct DerivedStressTests {
                 let heard = Signal()
                 let subscription = derived.observe { if $0 == mine { heard.raise() } }
                 sender.send(mine)
-                // Heard at once, or by the thread delivering to the lane.
+                // Heard at once, or by the thread delivering to the destination.
                 if !heard.wait(until: Date().addingTimeInterval(1)) {
                   lost.withLock { $0 += 1 }
                 }

@@ -413,12 +413,12 @@ final class LoggingTarget: Sendable {
   deinit { log.isReleased.withLock { $0 = true } }
 }
 
-@Suite("An event's only lane under load")
+@Suite("An event's only destination under load")
 struct SoleLaneStressTests {
   @Test(
-    "Threads send while another subscribes targets where no actor is and lets them go, so that the event's only lane is dropped and made again and again: each target hears each producer in order, once, and is released; the lane goes with the last"
+    "Threads send while another subscribes targets where no actor is and lets them go, so that the event's only destination is dropped and made again and again: each target hears each producer in order, once, and is released; the destination goes with the last"
   )
-  func soleLaneMadeAndDropped() async {
+  func soleDestinationMadeAndDropped() async {
     let (producers, targets) = (2, 2_000)
     let sender = EventSender<Delivery>()
     let sent = Locked(0)
@@ -450,7 +450,7 @@ struct SoleLaneStressTests {
             logs.append(log)
             // Let a few sends happen while the target lives; it goes at the
             // end of this round, and the next send that reaches no one on
-            // the lane drops the lane.
+            // the destination drops the destination.
             let subscribed = sent.withLock { $0 }
             while sent.withLock({ $0 }) < subscribed + 2 {}
           }
@@ -482,10 +482,10 @@ struct SoleLaneStressTests {
     let heard = logs.count { !$0.received.withLock { $0 }.isEmpty }
     // How many hear anything depends on the threads' timing (a send may
     // return before another thread delivers it, to a target gone by then);
-    // none would mean the lane was never delivered while targets came and
+    // none would mean the destination was never delivered while targets came and
     // went.
     #expect(heard > 0, "none of \(targets) targets heard anything")
-    // Every target is gone: one more send finds no one and drops the lane.
+    // Every target is gone: one more send finds no one and drops the destination.
     sender.send(Delivery(producer: 0, value: Int.max))
     #expect(sender.core.destinationsForTesting.isEmpty)
     #expect(!sender.hasObservers)

@@ -19,7 +19,7 @@ extension EventSender {
 }
 
 extension _EventCore {
-  /// The number of this event's sends queued on its lanes and not yet taken
+  /// The number of this event's sends queued on its destinations and not yet taken
   /// for delivery (other subjects' work on the same destinations is not
   /// counted).
   var waitingCount: Int {

@@ -52,7 +52,7 @@ public final class ObservableValue<Value> {
   @usableFromInline let core: _EventCore<(old: Value, new: Value)>
   /// Read and written only with the core's lock held, which also orders the
   /// assignments' deliveries: each assignment queues its change on every
-  /// lane before unlocking. (The lock makes access exclusive: no run-time
+  /// destination before unlocking. (The lock makes access exclusive: no run-time
   /// check is needed.)
   @usableFromInline @exclusivity(unchecked) var stored: Value
   /// Observation's registrar for `value`, where the platform has it.
@@ -111,7 +111,7 @@ public final class ObservableValue<Value> {
   }
 
   /// Assigns `newValue` and, in the same critical section, queues the change
-  /// on every lane, so that every lane hears the assignments in the order
+  /// on every destination, so that every destination hears the assignments in the order
   /// they were made; then delivers what can be delivered here.
   ///
   /// Observation's readers, if the value was ever read, are told after the
