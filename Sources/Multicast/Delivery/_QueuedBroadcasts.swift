@@ -60,5 +60,6 @@ enum _QueuedBroadcasts {
     #endif
   }
 
-  private static let offIsolation = "D3: a broadcast queued for an actor was delivered off that actor"
+  private static let offIsolation =
+    "D3: a broadcast queued for an actor was delivered off that actor"
 }
