@@ -25,15 +25,11 @@ extension _ObserverStorage.State where Index == _NoIndex {
     _ registration: _Registration, _ garbage: inout _ObserverStorage.Garbage,
     replacingPayloadWith placeholder: Payload? = nil
   ) -> Bool {
-    let last = buffer.count - 1
-    // The last first: a subscription often ends before any made after it.
-    let position =
-      last >= 0 && buffer.stamp(at: last).sequence == registration.sequence
-      ? last : buffer.position(ofFirst: registration.sequence, below: buffer.count)
+    let position = buffer.position(ofFirst: registration.sequence, below: buffer.count)
     guard position < buffer.count else { return false }
     let stamp = buffer.stamp(at: position)
     guard stamp.sequence == registration.sequence, !stamp.isRemoved else { return false }
-    if position == last && !isBufferRead {
+    if position == buffer.count - 1 && !isBufferRead {
       removeLast(&garbage)
       // Such removals never fill the buffer, so a due sweep is wanted here.
       wantSweepIfDue()
