@@ -20,6 +20,9 @@ struct _LocalSend: ~Copyable {
   let end: UInt64
   var first: Claimed?
   var second: Claimed?
+  /// Any more, each delivered on its own: only actors that share the
+  /// sender's executor make more than two.
+  var others: [Claimed] = []
   /// The walk of a send that skips the queue, begun in its section (D5).
   var cursor: _SubscriberCursor?
 }
@@ -158,7 +161,13 @@ extension _EventCore: _DeliverySource {
           let claimed = _LocalSend.Claimed(
             destination: destination, skipsQueue: arrival == .deliverDirectly,
             batch: consume batch)
-          if local.first == nil { local.first = claimed } else { local.second = claimed }
+          if local.first == nil {
+            local.first = claimed
+          } else if local.second == nil {
+            local.second = claimed
+          } else {
+            local.others.append(claimed)
+          }
         case .scheduleDrain:
           idle.append(destination)
         case .none:
@@ -190,10 +199,13 @@ extension _EventCore: _DeliverySource {
           second.map { $0.destination.key } ?? noDestination)
         finish(&first, reachedAny: reached.first)
         if var second = second.take() { finish(&second, reachedAny: reached.second) }
-        return
+      } else {
+        deliver(&first, value, from: &cursor, end: local.end)
+        if var second = second.take() { deliver(&second, value, from: &cursor, end: local.end) }
       }
-      deliver(&first, value, from: &cursor, end: local.end)
-      if var second = second.take() { deliver(&second, value, from: &cursor, end: local.end) }
+      for index in local.others.indices {
+        deliver(&local.others[index], value, from: &cursor, end: local.end)
+      }
     }
     // A walk begun for a send that, in the end, did not use it.
     if let cursor { storage.endBroadcast(cursor) }
