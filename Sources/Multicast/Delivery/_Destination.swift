@@ -26,7 +26,7 @@ final class _Destination: @unchecked Sendable {
   let isOfMortalActor: Bool
   private let lock: _Lock
   /// Read and written only through ``withLockedState(_:)``.
-  @exclusivity(unchecked) private var state = _DeliveryState()
+  private var state = _DeliveryState()
   /// The state's flags, plus ``lockedFlag`` while the lock is held (D1).
   private let status: UnsafeMutablePointer<UInt64>
 

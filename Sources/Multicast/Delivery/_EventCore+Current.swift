@@ -13,15 +13,13 @@ struct _CurrentValue<Value> {
 
 extension _EventCore {
   /// Registers `handler` as ``subscribe(_:from:handler:)`` does; it hears
-  /// first the value `current` makes in the same section.
-  @usableFromInline
-  func subscribe(
-    _ target: AnyObject?, from isolation: (any Actor)?, startingWith current: () -> Value,
-    handler: _Handler
+  /// first the latest value, read in the same section.
+  func subscribeStartingWithLatest(
+    _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
   ) -> EventSubscription {
-    let registration = withoutActuallyEscaping(current) { current in
-      register(target ?? self, from: isolation, handler: handler, startingWith: current) { _ in }
-    }
+    let registration = register(
+      target ?? self, from: isolation, handler: handler, startingWithLatest: true
+    ) { _ in }
     return EventSubscription(
       source: self, registration: registration,
       lifetime: target == nil ? .untilReleased : .whileTargetLives)
@@ -30,19 +28,19 @@ extension _EventCore {
   /// Registers `handler`, to run on `isolation`, for as long as `object`
   /// lives, with a first value, if there is one.
   ///
-  /// The first value is what `current` makes or, without it, the latest
-  /// value, if the core replays one. `registered` runs in the section that
-  /// makes the registration.
+  /// The first value is the latest value, if there is one and the
+  /// subscription starts with it or the core replays it. `registered` runs
+  /// in the section that makes the registration.
   ///
   /// That section also orders the sends, so the first value comes before
   /// every value sent after, and arrives at the destination like a send (D4).
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
-    startingWith current: (() -> Value)?, registered: (_Registration) -> Void
+    startingWithLatest: Bool, registered: (_Registration) -> Void
   ) -> _Registration {
     // The common case handles no `Value`.
-    guard current != nil || replaysLatest else {
-      return register(object, from: isolation, handler: handler) { registration, _ in
+    guard startingWithLatest || replaysLatest else {
+      return register(object, from: isolation, handler: handler) { registration, _, _, _ in
         registered(registration)
       }
     }
@@ -50,10 +48,10 @@ extension _EventCore {
     var batch: [_DeliveryJob] = []
     var arrival = _DeliveryState.Arrival.none
     let registration = register(object, from: isolation, handler: handler) {
-      registration, destinationIndex in
+      registration, destinationIndex, guarded, latest in
       registered(registration)
-      guard let first = current?() ?? latest else { return }
-      let destination = destinations[destinationIndex]
+      guard let first = latest else { return }
+      let destination = guarded.destinations[destinationIndex]
       let job = _DeliveryJob(
         self, payload: _CurrentValue(registration: registration, value: first),
         end: _currentJobEnd)

@@ -49,7 +49,9 @@ extension _EventCore {
   /// gone (D7): the destination goes; waiting notices are dropped.
   func drop(_ job: _DeliveryJob, at destination: _Destination) {
     if job.end == _noticeJobEnd {
-      storage.withLockedState(changing: false) { _ in while notices.takeNext() != nil {} }
+      storage.withLockedState(changing: false) { state in
+        while state.guarded.notices.takeNext() != nil {}
+      }
     } else {
       dropIfUnobserved(destination)
     }
@@ -97,7 +99,7 @@ extension _EventCore {
         return nil
       }
       let liveObject = state.firstLiveObject { $0.isolation == destination.key }
-      if liveObject == nil { destinations.removeAll { $0 === destination } }
+      if liveObject == nil { state.guarded.destinations.removeAll { $0 === destination } }
       return liveObject
     }
     withExtendedLifetime(liveObject) {}  // released after unlocking

@@ -29,7 +29,7 @@ extension _EventCore {
       let derived = derived
       let registration = source.register(
         source, from: nil, handler: .value { value in forward(value, derived) },
-        startingWith: nil
+        startingWithLatest: false
       ) { _ in }
       return EventSubscription(source: source, registration: registration, lifetime: .untilReleased)
     }
@@ -41,7 +41,7 @@ extension _EventCore {
   @usableFromInline
   func forgetLatest() {
     guard replaysLatest else { return }
-    let forgotten = withLock { latest.take() }
+    let forgotten = withLatest { _, latest in latest.take() }
     withExtendedLifetime(forgotten) {}
   }
 }

@@ -8,8 +8,7 @@ extension _EventCore {
   @discardableResult @inline(__always)
   func change<Result>(
     from isolation: (any Actor)?,
-    _ body: (inout _HandleRegistry<_Subscriber>.State, inout _HandleRegistry<_Subscriber>.Garbage)
-      -> Result
+    _ body: (inout Registry.State, inout Registry.Garbage) -> Result
   ) -> Result {
     guard hasNotices else {
       #if MULTICAST_INTERNAL_CHECKS
@@ -27,7 +26,7 @@ extension _EventCore {
       #if MULTICAST_INTERNAL_CHECKS
       checkDestinations(state)
       #endif
-      let (outcome, liveObject) = recordOccupancy(of: state, from: isolation)
+      let (outcome, liveObject) = recordOccupancy(of: &state, from: isolation)
       return (result, outcome, liveObject)
     }
     withExtendedLifetime(liveObject) {}  // released after unlocking
@@ -45,22 +44,22 @@ extension _EventCore {
   /// - Returns: The transition to tell, and the live object found, if one
   ///   was loaded: release it after unlocking.
   private func recordOccupancy(
-    of state: borrowing _HandleRegistry<_Subscriber>.State, from isolation: (any Actor)?
+    of state: inout Registry.State, from isolation: (any Actor)?
   ) -> (_OccupancyNotices.Outcome, AnyObject?) {
-    let here = destinations.first { $0.serves(isolation) }?.key ?? noDestination
+    let here = state.guarded.destinations.first { $0.serves(isolation) }?.key ?? noDestination
     let core = ObjectIdentifier(self)
     let isOccupied = state.hasRegistration { object, subscriber in
       object == core || (subscriber.isolation != .noActor && subscriber.isolation != here)
     }
-    if isOccupied { return (notices.record(isOccupied: true), nil) }
+    if isOccupied { return (state.guarded.notices.record(isOccupied: true), nil) }
     let liveObject = state.firstLiveObject()
-    return (notices.record(isOccupied: liveObject != nil), liveObject)
+    return (state.guarded.notices.record(isOccupied: liveObject != nil), liveObject)
   }
 
   /// Decides again, after a sweep, whether a live registration is left.
   private func recordOccupancyAfterSweep(from isolation: (any Actor)?) {
     let (outcome, liveObject) = storage.withLockedState(changing: false) { state in
-      recordOccupancy(of: state, from: isolation)
+      recordOccupancy(of: &state, from: isolation)
     }
     withExtendedLifetime(liveObject) {}
     notifyOwner(outcome, from: isolation)
@@ -85,7 +84,8 @@ extension _EventCore {
   /// Tells the owner of every transition not yet told, in order, with no
   /// lock held; one teller at a time (D10).
   func tellOwner() {
-    while let becameObserved = storage.withLockedState(changing: false, { _ in notices.takeNext() })
+    while let becameObserved = storage.withLockedState(
+      changing: false, { $0.guarded.notices.takeNext() })
     {
       if becameObserved {
         onFirstObserver?()

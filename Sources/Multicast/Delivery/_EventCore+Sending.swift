@@ -66,7 +66,7 @@ extension _EventCore: _DeliverySource {
   @inline(never)
   private func sendToEachDestination(_ value: Value, from isolation: (any Actor)?) {
     var replaced: Value?
-    var local = prepare(from: isolation) {
+    var local = prepare(from: isolation) { _, latest in
       if replaysLatest {
         replaced = latest.take()
         latest = value
@@ -89,7 +89,7 @@ extension _EventCore: _DeliverySource {
     from isolation: (any Actor)?
   ) -> (destination: Unmanaged<_Destination>, cursor: _SubscriberCursor)? {
     storage.withLockedState(changing: false) { state in
-      guard let destination = soleDestination,
+      guard let destination = state.guarded.soleDestination,
         destination._withUnsafeGuaranteedRef({ $0.isCurrent(isolation) && $0.claimIfIdle() })
       else { return nil }
       if destination._withUnsafeGuaranteedRef({ $0.isOfMortalActor }) { _ = destination.retain() }
@@ -128,30 +128,22 @@ extension _EventCore: _DeliverySource {
   /// destination's order (D4); ``deliver(_:_:)`` after it.
   @usableFromInline
   func prepare(_ value: Value, from isolation: (any Actor)?) -> _LocalSend {
-    prepare(from: isolation) { value }
-  }
-
-  /// Runs `body` with the storage's lock held, which guards an observable
-  /// value's current value; it takes the lock alone, changing nothing in
-  /// the storage.
-  @usableFromInline
-  func withLock<Result>(_ body: () -> Result) -> Result {
-    storage.lock.lock()
-    defer { storage.lock.unlock() }
-    return body()
+    prepare(from: isolation) { _, _ in value }
   }
 
   /// ``prepare(_:from:)`` for the value `makeValue` makes in the same
   /// section: an assignment, which reads and changes the current value.
   @usableFromInline @inline(__always)
-  func prepare(from isolation: (any Actor)?, _ makeValue: () -> Value) -> _LocalSend {
+  func prepare(
+    from isolation: (any Actor)?, _ makeValue: (inout _CoreState, _ latest: inout Value?) -> Value
+  ) -> _LocalSend {
     var idle: [_Destination] = []
     // One section reads the send's end, makes its arrivals and begins the
     // walk of one that skips the queue (D4, D5, D12).
-    let local = storage.withLockedState(changing: false) { state in
-      let value = makeValue()
+    let local = withLockedState { state, latest in
+      let value = makeValue(&state.guarded, &latest)
       var local = _LocalSend(end: state.nextSequence)
-      for destination in destinations {
+      for destination in state.guarded.destinations {
         var batch: [_DeliveryJob] = []
         let arrival = destination.arrive(
           { _DeliveryJob(self, payload: value, end: local.end) }, from: isolation,

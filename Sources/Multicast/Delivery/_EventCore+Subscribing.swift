@@ -3,14 +3,15 @@
 
 /// Which values a subscription hears.
 @usableFromInline
-enum _SubscriptionMode<Value> {
+enum _SubscriptionMode {
   /// Every value sent while it lasts.
   case everyValue
   /// The next value sent, once: the subscription ends before its handler
   /// runs.
   case once
-  /// The value `current` makes as it subscribes, then every value sent.
-  case startingWith(_ current: () -> Value)
+  /// The core's latest value as it subscribes (an observable value's
+  /// current one), then every value sent.
+  case startingWithLatest
 }
 
 extension _EventCore {
@@ -22,7 +23,7 @@ extension _EventCore {
   /// made here.
   @usableFromInline
   func subscribe(
-    _ target: AnyObject?, from isolation: (any Actor)?, _ mode: _SubscriptionMode<Value>,
+    _ target: AnyObject?, from isolation: (any Actor)?, _ mode: _SubscriptionMode,
     handler: _Handler
   ) -> EventSubscription {
     switch mode {
@@ -30,8 +31,8 @@ extension _EventCore {
       subscribe(target, from: isolation, handler: handler)
     case .once:
       subscribeOnce(target, from: isolation, handler: handler)
-    case .startingWith(let current):
-      subscribe(target, from: isolation, startingWith: current, handler: handler)
+    case .startingWithLatest:
+      subscribeStartingWithLatest(target, from: isolation, handler: handler)
     }
   }
 
@@ -51,7 +52,7 @@ extension _EventCore {
       handler(object, value, pairOffset: pairOffset)
     }
     let registration = register(
-      target ?? self, from: isolation, handler: handler, startingWith: nil
+      target ?? self, from: isolation, handler: handler, startingWithLatest: false
     ) { once.registration = $0 }
     return EventSubscription(
       source: self, registration: registration,

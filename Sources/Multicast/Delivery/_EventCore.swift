@@ -27,9 +27,12 @@ struct _Subscriber {
 /// is released or cancelled.
 @usableFromInline
 final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
-  // @unchecked Sendable: the `@exclusivity(unchecked)` state is guarded by
-  // the storage's lock; handlers and notices run only on their own
-  // isolation (D3), notices one at a time (D10).
+  // @unchecked Sendable: the mutable state is reached only in the storage's
+  // sections: `_CoreState` is the storage's, `latest` is private to them;
+  // handlers and notices run only on their own isolation (D3), notices one
+  // at a time (D10).
+
+  typealias Registry = _HandleRegistry<_Subscriber, _CoreState>
 
   /// The value a send lends its handlers: `pointer` points to a `Value`.
   @inlinable
@@ -37,39 +40,39 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     pointer.assumingMemoryBound(to: Value.self).pointee
   }
 
-  let storage = _HandleRegistry<_Subscriber>()
+  /// The registrations, and beside them, under the same lock, ``_CoreState``.
+  let storage: Registry
   /// The destination of the owner's actor, where the notices run, or `nil`
   /// when the owner runs where no actor is.
   let ownerDestination: _Destination?
   let onFirstObserver: (() -> Void)?
   let onLastObserverGone: (() -> Void)?
   let hasNotices: Bool
-  /// Guarded by the storage's lock, which makes access exclusive.
-  @exclusivity(unchecked) var notices = _OccupancyNotices()
-  /// One destination per isolation with subscriptions; guarded by the
-  /// storage's lock (D6).
-  @exclusivity(unchecked) var destinations: [_Destination] = [] {
-    didSet {
-      soleDestination = destinations.count == 1 ? Unmanaged.passUnretained(destinations[0]) : nil
-    }
-  }
-  /// The destination, when there is exactly one; `destinations` holds it.
-  @exclusivity(unchecked) var soleDestination: Unmanaged<_Destination>? = nil
   /// Where the second half of each value lies, in bytes, for
   /// ``_Handler/pair(_:)`` handlers: an observable value's new value.
   let pairOffset: Int
   /// Whether each send keeps its value in `latest`, for new subscriptions.
   @usableFromInline let replaysLatest: Bool
-  /// Guarded by the storage's lock, in the section that orders the sends.
-  @exclusivity(unchecked) var latest: Value? = nil
+  /// The value a new subscription hears first: the latest sent, when the
+  /// core replays it; an observable value's current value, as the change
+  /// `(old: value, new: value)`.
+  ///
+  /// Guarded by the storage's lock, and reached only through
+  /// ``withLockedState(changing:_:)``, ``withLatest(_:)`` and
+  /// ``register(_:from:handler:registered:)``.
+  /// Unchecked: the lock makes access exclusive (see Performance).
+  @exclusivity(unchecked) private var latest: Value?
 
   /// A derived event's link to the event it derives from (D11).
   let upstream: _UpstreamLink?
 
   init(
     owner: (any Actor)?, onFirstObserver: (() -> Void)?, onLastObserverGone: (() -> Void)?,
-    replaysLatest: Bool = false, pairOffset: Int = 0, upstream: _UpstreamLink? = nil
+    replaysLatest: Bool = false, pairOffset: Int = 0, latest: Value? = nil,
+    upstream: _UpstreamLink? = nil
   ) {
+    storage = Registry(guarding: _CoreState())
+    self.latest = latest
     self.upstream = upstream
     ownerDestination = owner.map { _Destination.of($0) }
     self.onFirstObserver = onFirstObserver
@@ -87,7 +90,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
   ) -> EventSubscription {
     let registration = register(
-      target ?? self, from: isolation, handler: handler, startingWith: nil
+      target ?? self, from: isolation, handler: handler, startingWithLatest: false
     ) { _ in }
     return EventSubscription(
       source: self, registration: registration,
@@ -100,7 +103,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler
   ) -> _Registration {
-    register(object, from: isolation, handler: handler, startingWith: nil) { _ in }
+    register(object, from: isolation, handler: handler, startingWithLatest: false) { _ in }
   }
 
   /// ``register(_:from:handler:)``, with `registered` run in the section
@@ -108,41 +111,43 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// index of its destination.
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
-    registered: (_Registration, _ destination: Int) -> Void
+    registered: (
+      _Registration, _ destination: Int, inout _CoreState, _ latest: inout Value?
+    ) -> Void
   ) -> _Registration {
     // An actor's destination is looked up outside the section (D12).
     var destination: _Destination? = nil
     while true {
       let registered = storage.mutate {
         state, garbage -> (_Registration, _OccupancyNotices.Outcome)? in
-        let destinationIndex: Int
         let identity = isolation.map { ObjectIdentifier($0) }
-        var index = destinations.firstIndex { $0.actorIdentity == identity }
+        // Found by index: a destination, weakly referenced by the registry,
+        // costs a slow retain (see Performance).
+        var index = state.guarded.destinations.firstIndex { $0.actorIdentity == identity }
         // A dead actor's destination at the caller's identity goes (D7).
-        if let found = index, destinations[found].isOrphaned {
-          drop(orphaned: destinations[found], &state, &garbage)
+        if let found = index, state.guarded.destinations[found].isOrphaned {
+          drop(orphaned: state.guarded.destinations[found], &state, &garbage)
           index = nil
         }
-        if let index {
-          destinationIndex = index
-        } else {
+        if index == nil {
           if isolation != nil && destination == nil { return nil }
-          destinations.append(destination ?? _Destination(actor: nil))
-          destinationIndex = destinations.count - 1
+          state.guarded.destinations.append(destination ?? _Destination(actor: nil))
+          index = state.guarded.destinations.count - 1
         }
+        let here = index.unsafelyUnwrapped
         #if MULTICAST_INTERNAL_CHECKS
         precondition(
-          destinations[destinationIndex].serves(isolation),
+          state.guarded.destinations[here].serves(isolation),
           "D7: a subscription is recorded on a destination that does not serve its isolation")
         #endif
         let subscriber = _Subscriber(
-          isolation: destinations[destinationIndex].key, handler: handler)
+          isolation: state.guarded.destinations[here].key, handler: handler)
         let registration = state.append(object, payload: subscriber, &garbage)
-        registered(registration, destinationIndex)
+        registered(registration, here, &state.guarded, &latest)
         #if MULTICAST_INTERNAL_CHECKS
         checkDestinations(state)
         #endif
-        return (registration, notices.record(isOccupied: true))
+        return (registration, state.guarded.notices.record(isOccupied: true))
       }
       if let (registration, outcome) = registered {
         notifyOwner(outcome, from: isolation)
@@ -153,19 +158,36 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     }
   }
 
+  /// Runs `body` in a section of the storage, as
+  /// ``_ObserverStorage/withLockedState(changing:_:)`` does, with the latest
+  /// value, which the same lock guards.
+  @inline(__always)
+  func withLockedState<Result: ~Copyable>(
+    changing: Bool = false, _ body: (inout Registry.State, _ latest: inout Value?) -> Result
+  ) -> Result {
+    storage.withLockedState(changing: changing) { state in body(&state, &latest) }
+  }
+
+  /// Runs `body` with the lock held on what it guards besides the
+  /// registrations, changing none of them.
+  @usableFromInline
+  func withLatest<Result>(_ body: (inout _CoreState, _ latest: inout Value?) -> Result) -> Result {
+    withLockedState { state, latest in body(&state.guarded, &latest) }
+  }
+
   /// Ends the subscriptions of `destination`, whose actor is gone, and drops
   /// it (D7), in a section of the storage, loading no other actor (D12).
   ///
   /// - Complexity: O(n), where n is the number of registrations.
   func drop(
-    orphaned destination: _Destination, _ state: inout _HandleRegistry<_Subscriber>.State,
-    _ garbage: inout _HandleRegistry<_Subscriber>.Garbage
+    orphaned destination: _Destination, _ state: inout Registry.State,
+    _ garbage: inout Registry.Garbage
   ) {
     let key = destination.key
     state.removeAll(&garbage, replacingPayloadsWith: _Subscriber.ended) { _, subscriber in
       subscriber.isolation == key
     }
-    destinations.removeAll { $0 === destination }
+    state.guarded.destinations.removeAll { $0 === destination }
   }
 
   /// Ends `registration`, if it has not ended.
@@ -192,6 +214,26 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// The destinations, for tests.
   var destinationsForTesting: [_Destination] {
-    storage.withLockedState(changing: false) { _ in destinations }
+    storage.withLockedState(changing: false) { $0.guarded.destinations }
   }
+}
+
+/// What an event core's storage guards besides the registrations, kept in
+/// the storage's state: reached only in one of its sections. (Not generic,
+/// so that the state's layout is known to code not specialized for a value.)
+@usableFromInline
+struct _CoreState {
+  /// One destination per isolation with subscriptions (D6).
+  var destinations: [_Destination] = [] {
+    didSet {
+      soleDestination = destinations.count == 1 ? Unmanaged.passUnretained(destinations[0]) : nil
+    }
+  }
+  /// The destination, when there is exactly one; `destinations` holds it.
+  private(set) var soleDestination: Unmanaged<_Destination>? = nil
+  /// The owner's notices, recorded and told (D10).
+  var notices = _OccupancyNotices()
+  /// An observable value's registrar for Observation, made by its first
+  /// read of the value.
+  @usableFromInline var observation: _ValueObservation? = nil
 }

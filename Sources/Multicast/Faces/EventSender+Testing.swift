@@ -23,6 +23,6 @@ extension _EventCore {
   /// for delivery (other subjects' work on the same destinations is not
   /// counted).
   var waitingCount: Int {
-    destinations.reduce(0) { $0 + $1.waitingCount(madeBy: self) }
+    destinationsForTesting.reduce(0) { $0 + $1.waitingCount(madeBy: self) }
   }
 }

@@ -29,7 +29,7 @@ extension ObservableValue {
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) -> EventSubscription {
     core.subscribe(
-      nil, from: isolation, startingWithCurrent,
+      nil, from: isolation, .startingWithLatest,
       handler: _PairedHandler { _, new in handler(new) }.erased)
   }
 
@@ -55,14 +55,7 @@ extension ObservableValue {
     _ handler: @escaping (Target, Value) -> Void
   ) -> EventSubscription {
     core.subscribe(
-      target, from: isolation, startingWithCurrent,
+      target, from: isolation, .startingWithLatest,
       handler: _BoundPairedHandler { target, _, new in handler(target, new) }.erased)
-  }
-
-  /// The mode of the subscriptions that hear the current value first.
-  @inlinable
-  var startingWithCurrent: _SubscriptionMode<(old: Value, new: Value)> {
-    // The core's lock, held while the current value is made, guards `stored`.
-    .startingWith { (old: self.stored, new: self.stored) }
   }
 }

@@ -49,18 +49,15 @@ public final class ObservableValue<Value> {
   // The assignments and the subscriptions are inlinable, so that a client's
   // module specializes them for its value: run unspecialized, each would
   // look up the metadata of the `(old:new:)` tuple, several times a change.
+
+  /// The value and its Observation registrar are kept by the core, under
+  /// the lock that also orders the assignments' deliveries: each assignment
+  /// queues its change on every destination before unlocking. The value is
+  /// the core's latest value, the change a new subscription that starts
+  /// with it hears first, `(old: value, new: value)`; the registrar is made
+  /// by the first read, so a value that is never read makes none, and its
+  /// assignments tell no registrar.
   @usableFromInline let core: _EventCore<(old: Value, new: Value)>
-  /// Read and written only with the core's lock held, which also orders the
-  /// assignments' deliveries: each assignment queues its change on every
-  /// destination before unlocking. (The lock makes access exclusive: no run-time
-  /// check is needed.)
-  @usableFromInline @exclusivity(unchecked) var stored: Value
-  /// Observation's registrar for `value`, where the platform has it.
-  ///
-  /// Made by the first read; read and written only with the core's lock
-  /// held. A value that is never read makes none, and its assignments tell
-  /// no registrar.
-  @usableFromInline @exclusivity(unchecked) var observation: _ValueObservation?
 
   /// The current value.
   ///
@@ -80,9 +77,12 @@ public final class ObservableValue<Value> {
   public var value: Value {
     get {
       // The registrar is taken unretained: the value holds it, and lives.
-      let (value, registrar) = core.withLock {
-        if observation == nil { observation = _ValueObservation.make(for: Value.self) }
-        return (stored, observation.map(Unmanaged.passUnretained))
+      let (value, registrar) = core.withLatest { guarded, latest in
+        if guarded.observation == nil {
+          guarded.observation = _ValueObservation.make(for: Value.self)
+        }
+        let registrar = guarded.observation.map(Unmanaged.passUnretained)
+        return (latest.unsafelyUnwrapped.new, registrar)
       }
       // Observation installs a tracking once the tracked code has returned,
       // so whether the read is recorded before or after it is made, a
@@ -127,11 +127,11 @@ public final class ObservableValue<Value> {
   func assign(_ newValue: Value, from isolation: (any Actor)?) {
     var change = (old: newValue, new: newValue)
     var registrar: Unmanaged<_ValueObservation>?
-    var local = core.prepare(from: isolation) {
-      change.old = stored
-      stored = newValue
+    var local = core.prepare(from: isolation) { guarded, latest in
+      change.old = latest.unsafelyUnwrapped.new
+      latest = (old: newValue, new: newValue)
       // Unretained: the value holds it, and lives.
-      registrar = observation.map(Unmanaged.passUnretained)
+      registrar = guarded.observation.map(Unmanaged.passUnretained)
       return change
     }
     registrar?._withUnsafeGuaranteedRef {
@@ -147,8 +147,8 @@ public final class ObservableValue<Value> {
   public init(_ value: Value) {
     core = _EventCore(
       owner: nil, onFirstObserver: nil, onLastObserverGone: nil,
-      pairOffset: MemoryLayout<(old: Value, new: Value)>.offset(of: \.new)!)
-    stored = value
+      pairOffset: MemoryLayout<(old: Value, new: Value)>.offset(of: \.new)!,
+      latest: (old: value, new: value))
   }
 
   /// The changes, as an event: for the ways to observe that an ``Event``

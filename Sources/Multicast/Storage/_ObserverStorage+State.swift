@@ -44,6 +44,9 @@ extension _ObserverStorage {
     /// The owner's identity; written once, before the storage is shared.
     @usableFromInline
     var ownerKey: ObjectIdentifier? = nil
+    /// What the owner guards with this lock besides the registrations.
+    @usableFromInline
+    var guarded: Guarded
 
     #if DEBUG
     /// What a broadcast that begins without the lock runs after it reads
@@ -62,9 +65,10 @@ extension _ObserverStorage {
     /// else does.
     var changes: UInt64 { nextSequence &+ removals }
 
-    init(buffer: Buffer, readers: _ReaderSlots) {
+    init(buffer: Buffer, readers: _ReaderSlots, guarded: Guarded) {
       self.buffer = buffer
       self.readers = readers
+      self.guarded = guarded
     }
   }
 }

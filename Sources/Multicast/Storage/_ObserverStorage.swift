@@ -27,9 +27,12 @@
 /// protocol, its costs and its invariants: README.md in this folder.
 ///
 /// The storage is a noncopyable value that its owner keeps: its state and its
-/// lock live in one allocation of their own, where they never move.
+/// lock live in one allocation of their own, where they never move. What the
+/// owner guards with the same lock, `Guarded`, lives there too, in
+/// ``State/guarded``: like the registrations, it is reached only in a
+/// section.
 @usableFromInline
-struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Sendable {
+struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unchecked Sendable {
   // @unchecked Sendable: the state is read and written with `lock` held; a
   // broadcast reads without it only what I1, I4 and I7 keep valid.
   @usableFromInline
@@ -44,8 +47,8 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
   @usableFromInline
   typealias Buffer = _ObserverBuffer<Payload, Index>
 
-  /// Creates an empty storage.
-  init() {
+  /// Creates an empty storage, beside which its owner keeps `guarded`.
+  init(guarding guarded: Guarded) {
     // One allocation: the state, the lock, the control words, the first,
     // empty buffer, and last the first reader slot, on a line of its own.
     let lockOffset = _BufferLayout.aligned(MemoryLayout<State>.stride, to: _Lock.alignment)
@@ -62,7 +65,7 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
     let readers = _ReaderSlots(
       control: memory + controlOffset, firstSlot: memory + firstSlotOffset, buffer: empty.base)
     state = memory.bindMemory(to: State.self, capacity: 1)
-    state.initialize(to: State(buffer: empty, readers: readers))
+    state.initialize(to: State(buffer: empty, readers: readers, guarded: guarded))
     self.readers = readers
     lock = _Lock(initializing: memory + lockOffset)
   }
@@ -85,7 +88,7 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
   /// and publishes what broadcasts begin with as it ends (I1, I2). Pass
   /// `changing: false` for a section that changes none of that (the buffer,
   /// its entries' places, its count, the next sequence number, the epoch).
-  @inlinable
+  @inlinable @inline(__always)
   func withLockedState<Result: ~Copyable>(
     changing: Bool = true, _ body: (inout State) -> Result
   ) -> Result {
@@ -154,10 +157,15 @@ struct _ObserverStorage<Payload, Index: _EntryIndex>: ~Copyable, @unchecked Send
 ///
 /// What `MulticastDelegate` keeps. See ``_ObserverStorage``.
 @usableFromInline
-typealias _KeyedRegistry<Payload> = _ObserverStorage<Payload, _PositionIndex>
+typealias _KeyedRegistry<Payload> = _ObserverStorage<Payload, _PositionIndex, Void>
 
 /// Registrations that are their own handles, any number per object.
 ///
 /// What the events keep. See ``_ObserverStorage``.
 @usableFromInline
-typealias _HandleRegistry<Payload> = _ObserverStorage<Payload, _NoIndex>
+typealias _HandleRegistry<Payload, Guarded> = _ObserverStorage<Payload, _NoIndex, Guarded>
+
+extension _ObserverStorage where Guarded == Void {
+  /// Creates an empty storage whose owner guards nothing else with its lock.
+  init() { self.init(guarding: ()) }
+}
