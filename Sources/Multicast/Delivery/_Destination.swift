@@ -17,7 +17,7 @@ final class _Destination: @unchecked Sendable {
   let actorIdentity: ObjectIdentifier?
   /// The actor's executor, which tells at run time whether code runs here.
   let executor: _ExecutorIdentity?
-  /// The actor, unless it is the main actor: held weakly (D8).
+  /// The actor, unless it is the main actor: held weakly (D7).
   private weak let otherActor: (any Actor)?
   /// The main actor lives as long as the process and needs no weak
   /// reference (whose side table a leak checker reports).

@@ -10,7 +10,8 @@ extension _EventCore {
   ///
   /// Its registrations connect it before they return, its last-observer
   /// notice disconnects it (D11); it replays when this core does. Who holds
-  /// whom is in README.md, "Derived events": never both ways.
+  /// whom is in README.md, section 4, "How do derived events connect":
+  /// never both ways.
   @usableFromInline
   func derive<Output>(
     _ forward: @escaping @Sendable (UnsafeRawPointer, _EventCore<Output>) -> Void

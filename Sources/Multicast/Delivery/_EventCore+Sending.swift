@@ -186,6 +186,10 @@ extension _EventCore: _DeliverySource {
     var cursor = local.cursor.take()
     withUnsafePointer(to: value) { value in
       if first.skipsQueue, second?.skipsQueue ?? true {
+        #if MULTICAST_INTERNAL_CHECKS
+        first.destination.checkDelivering()
+        second?.destination.checkDelivering()
+        #endif
         let reached = walk(
           value, from: &cursor, end: local.end, first.destination.key,
           second.map { $0.destination.key } ?? noDestination)
@@ -209,6 +213,9 @@ extension _EventCore: _DeliverySource {
     from cursor: inout _SubscriberCursor?, end: UInt64
   ) {
     if claimed.skipsQueue {
+      #if MULTICAST_INTERNAL_CHECKS
+      claimed.destination.checkDelivering()
+      #endif
       let reached = walk(value, from: &cursor, end: end, claimed.destination.key, noDestination)
       finish(&claimed, reachedAny: reached.first)
     } else {
@@ -220,9 +227,6 @@ extension _EventCore: _DeliverySource {
   /// destination if the walk reached no one there, then delivers what was
   /// queued meanwhile.
   @inline(__always) private func finish(_ claimed: inout _LocalSend.Claimed, reachedAny: Bool) {
-    #if MULTICAST_INTERNAL_CHECKS
-    claimed.destination.checkDelivering()
-    #endif
     if !reachedAny { dropIfUnobserved(claimed.destination) }
     claimed.destination.deliverQueued(&claimed.batch)
   }
