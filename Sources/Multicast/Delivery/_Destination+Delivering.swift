@@ -25,7 +25,7 @@ extension _Destination {
 
   /// Delivers `batch` in order, each run of one source's jobs at once.
   private func deliver(_ batch: [_DeliveryJob]) {
-    #if MULTICAST_INTERNAL_CHECKS
+    #if DEBUG || MULTICAST_INTERNAL_CHECKS
     checkDelivering()
     #endif
     // Jobs are read in place: a copy would copy each payload too.
@@ -70,7 +70,7 @@ extension _Destination {
   private func drain(on actor: isolated any Actor, heldBy references: UInt) -> Bool {
     var batch: [_DeliveryJob] = []
     guard withLockedState({ $0.startDrain(taking: &batch) }) else { return false }
-    #if MULTICAST_INTERNAL_CHECKS
+    #if DEBUG || MULTICAST_INTERNAL_CHECKS
     checkDelivering()
     #endif
     let deadline = _multicast_monotonic_nanoseconds() + Self.drainBudget

@@ -121,9 +121,11 @@ final class _Destination: @unchecked Sendable {
     executor?.isCurrent(isMainActor: isMainActor) ?? false
   }
 
-  #if MULTICAST_INTERNAL_CHECKS
+  #if DEBUG || MULTICAST_INTERNAL_CHECKS
   /// Traps unless the caller delivers here as the one deliverer, on the
-  /// destination's isolation (D3).
+  /// destination's isolation (D3): in debug and checked builds, before any
+  /// work is delivered, a queued broadcast whose body's isolation was
+  /// dropped included.
   func checkDelivering() {
     precondition(
       _multicast_load_acquire(status) & _DeliveryState.Flags.delivering.rawValue != 0,
@@ -152,7 +154,7 @@ final class _Destination: @unchecked Sendable {
     var batch: [_DeliveryJob] = []
     switch arrive({ job }, from: isolation, taking: &batch) {
     case .deliverDirectly:
-      #if MULTICAST_INTERNAL_CHECKS
+      #if DEBUG || MULTICAST_INTERNAL_CHECKS
       checkDelivering()
       #endif
       job.source.deliver(job, at: self)

@@ -61,7 +61,7 @@ extension _EventCore {
     if let (destination, job) = claimed {
       switch arrival {
       case .deliverDirectly:
-        #if MULTICAST_INTERNAL_CHECKS
+        #if DEBUG || MULTICAST_INTERNAL_CHECKS
         destination.checkDelivering()
         #endif
         deliver(job, at: destination)

@@ -107,7 +107,7 @@ extension _EventCore: _DeliverySource {
     var cursor = Optional(cursor)
     let (key, isRetained) = destination._withUnsafeGuaranteedRef { ($0.key, $0.isOfMortalActor) }
     defer { if isRetained { destination.release() } }
-    #if MULTICAST_INTERNAL_CHECKS
+    #if DEBUG || MULTICAST_INTERNAL_CHECKS
     destination._withUnsafeGuaranteedRef { $0.checkDelivering() }
     #endif
     let reached = walk(value, from: &cursor, end: cursor.unsafelyUnwrapped.end, key, key).first
@@ -186,7 +186,7 @@ extension _EventCore: _DeliverySource {
     var cursor = local.cursor.take()
     withUnsafePointer(to: value) { value in
       if first.skipsQueue, second?.skipsQueue ?? true {
-        #if MULTICAST_INTERNAL_CHECKS
+        #if DEBUG || MULTICAST_INTERNAL_CHECKS
         first.destination.checkDelivering()
         second?.destination.checkDelivering()
         #endif
@@ -213,7 +213,7 @@ extension _EventCore: _DeliverySource {
     from cursor: inout _SubscriberCursor?, end: UInt64
   ) {
     if claimed.skipsQueue {
-      #if MULTICAST_INTERNAL_CHECKS
+      #if DEBUG || MULTICAST_INTERNAL_CHECKS
       claimed.destination.checkDelivering()
       #endif
       let reached = walk(value, from: &cursor, end: end, claimed.destination.key, noDestination)

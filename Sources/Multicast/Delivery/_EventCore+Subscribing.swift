@@ -62,7 +62,6 @@ extension _EventCore {
 
 /// What a subscription for one value knows of itself: its registration,
 /// which its handler ends before it runs.
-@usableFromInline
 final class _Once {
   // Not `Sendable`: only the handler, which is not `Sendable` either, and
   // the critical section that makes its registration touch it.

@@ -49,7 +49,9 @@ enum _Handler {
 // parameter passed by address, so a struct holding `(Value) -> Void` is laid
 // out as one holding `(UnsafeRawPointer) -> Void`. README.md, "Handlers",
 // says why a cast of the function itself would not do, and which tests
-// cover every layout (HandlerLayoutTests, ActorFormValueTests).
+// cover every layout (HandlerLayoutTests, ActorFormValueTests). Where it
+// stands, each `unsafeBitCast` below traps in every build if the two types'
+// sizes differ.
 
 /// A subscriber's closure that takes the value.
 @usableFromInline

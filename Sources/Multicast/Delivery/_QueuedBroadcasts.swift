@@ -8,8 +8,8 @@
 /// `onMainActor`'s `@MainActor` body and `onActor`'s `@isolated(any)` body
 /// have the representation of a plain function of the same type (two words:
 /// the function and its context), and a destination calls the body only on
-/// the actor it belongs to, which ``_QueuedBroadcasts/checkIsolation(at:)``
-/// asserts in debug builds. So a queued broadcast is delivered by a call, in
+/// the actor it belongs to (D3, which `_Destination.checkDelivering()`
+/// checks before every delivery in debug and checked builds). So a queued broadcast is delivered by a call, in
 /// order with everything else queued for that actor, even when a caller on
 /// the actor delivers the queue. In a job's `Any` the body takes two words,
 /// so it needs no box either.
@@ -46,20 +46,4 @@ struct _IsolatedBody<Observer> {
   @inlinable init(body: @escaping @isolated(any) @Sendable (Observer) -> Void) {
     self.body = body
   }
-}
-
-enum _QueuedBroadcasts {
-  /// Checks, in debug and checked builds, that a queued broadcast is
-  /// delivered on its destination's isolation, where its body's isolation
-  /// was dropped for.
-  static func checkIsolation(at destination: _Destination) {
-    #if MULTICAST_INTERNAL_CHECKS
-    precondition(destination.isCurrent(nil), offIsolation)
-    #else
-    assert(destination.isCurrent(nil), offIsolation)
-    #endif
-  }
-
-  private static let offIsolation =
-    "D3: a broadcast queued for an actor was delivered off that actor"
 }

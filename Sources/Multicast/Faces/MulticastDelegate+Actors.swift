@@ -127,13 +127,11 @@ extension MulticastDelegate: _DeliverySource {
   /// Delivers a broadcast that ``onMainActor(isolation:_:)`` or
   /// ``onActor(_:)`` queued, on the actor its body is isolated to.
   func deliver(_ job: _DeliveryJob, at destination: _Destination) {
-    _QueuedBroadcasts.checkIsolation(at: destination)
     withUnsafePointer(to: job) { deliverRun(self, UnsafeBufferPointer(start: $0, count: 1)) }
   }
 
   /// Delivers a run of queued broadcasts, in order, on their actor.
   func deliver(_ jobs: ArraySlice<_DeliveryJob>, at destination: _Destination) {
-    _QueuedBroadcasts.checkIsolation(at: destination)
     jobs.withUnsafeBufferPointer { deliverRun(self, $0) }
   }
 
