@@ -26,8 +26,8 @@ extension _ObserverStorage {
   ///   ones come first.
   var isEmpty: Bool {
     if let count = countLive(upTo: 1) { return count == 0 }
-    // The reference is released here, after `withLock` has unlocked.
-    let liveObject = lock.withLock { state.pointee.firstLiveObject() }
+    // The reference is released here, after the section has unlocked.
+    let liveObject = withLockedState(changing: false) { $0.firstLiveObject() }
     return liveObject == nil
   }
 
@@ -54,23 +54,22 @@ extension _ObserverStorage {
   /// ``liveCount`` with the lock held throughout, under a stream of changes;
   /// it releases what it loads after unlocking.
   private var lockedLiveCount: Int {
-    lock.lock()
-    let buffer = state.pointee.buffer
-    return withUnsafeTemporaryAllocation(of: AnyObject.self, capacity: buffer.count) { loaded in
-      var count = 0
+    // What it loads goes out of the section in `loaded`, released with it.
+    let (loaded, ownerCount) = withLockedState(changing: false) { state in
+      let buffer = state.buffer
+      var loaded: [AnyObject] = []
+      loaded.reserveCapacity(buffer.count)
       var ownerCount = 0
       for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
-        if state.pointee.isHeldByOwner(position) {
+        if state.isHeldByOwner(position) {
           ownerCount += 1
         } else if let object = buffer.entry(at: position).pointee.object {
-          (loaded.baseAddress! + count).initialize(to: object)
-          count += 1
+          loaded.append(object)
         }
       }
-      lock.unlock()
-      loaded.baseAddress?.deinitialize(count: count)
-      return count + ownerCount
+      return (loaded, ownerCount)
     }
+    return loaded.count + ownerCount
   }
 
   /// Calls `body` with each entry from `start` on that is not removed, as a
