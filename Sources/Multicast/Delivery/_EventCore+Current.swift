@@ -12,19 +12,6 @@ struct _CurrentValue<Value> {
 }
 
 extension _EventCore {
-  /// Registers `handler` as ``subscribe(_:from:handler:)`` does; it hears
-  /// first the latest value, read in the same section.
-  func subscribeStartingWithLatest(
-    _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
-  ) -> EventSubscription {
-    let registration = register(
-      target ?? self, from: isolation, handler: handler, startingWithLatest: true
-    ) { _ in }
-    return EventSubscription(
-      source: self, registration: registration,
-      lifetime: target == nil ? .untilReleased : .whileTargetLives)
-  }
-
   /// Registers `handler`, to run on `isolation`, for as long as `object`
   /// lives, with a first value, if there is one.
   ///

@@ -32,13 +32,13 @@ extension _EventCore {
     case .once:
       subscribeOnce(target, from: isolation, handler: handler)
     case .startingWithLatest:
-      subscribeStartingWithLatest(target, from: isolation, handler: handler)
+      subscribe(target, from: isolation, handler: handler, startingWithLatest: true)
     }
   }
 
-  /// Registers `handler` as ``subscribe(_:from:handler:)`` does, for one
-  /// value: the subscription ends before `handler` runs, which it does
-  /// once, whoever sends and however many values wait for it.
+  /// Registers `handler` as ``subscribe(_:from:handler:startingWithLatest:)``
+  /// does, for one value: the subscription ends before `handler` runs,
+  /// which it does once, whoever sends and however many values wait for it.
   private func subscribeOnce(
     _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
   ) -> EventSubscription {

@@ -84,13 +84,15 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   }
 
   /// Registers `handler`, to run on `isolation`, for as long as `target`
-  /// lives or, without one, as the returned subscription is kept.
-  @usableFromInline
+  /// lives or, without one, as the returned subscription is kept; it hears
+  /// first the latest value, read in the same section, if
+  /// `startingWithLatest` or the core replays.
   func subscribe(
-    _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
+    _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler,
+    startingWithLatest: Bool = false
   ) -> EventSubscription {
     let registration = register(
-      target ?? self, from: isolation, handler: handler, startingWithLatest: false
+      target ?? self, from: isolation, handler: handler, startingWithLatest: startingWithLatest
     ) { _ in }
     return EventSubscription(
       source: self, registration: registration,

@@ -50,10 +50,11 @@ public final class ObservableValue<Value> {
   // module specializes them for its value: run unspecialized, each would
   // look up the metadata of the `(old:new:)` tuple, several times a change.
 
-  /// The value and its Observation registrar are kept by the core, under
-  /// the lock that also orders the assignments' deliveries: each assignment
-  /// queues its change on every destination before unlocking. The value is
-  /// the core's latest value, the change a new subscription that starts
+  /// The core, which also keeps the value and its Observation registrar.
+  ///
+  /// It keeps them under the lock that also orders the assignments'
+  /// deliveries: each assignment queues its change on every destination
+  /// before unlocking. The value is the core's latest value, the change a new subscription that starts
   /// with it hears first, `(old: value, new: value)`; the registrar is made
   /// by the first read, so a value that is never read makes none, and its
   /// assignments tell no registrar.
