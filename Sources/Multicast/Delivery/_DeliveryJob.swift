@@ -40,16 +40,12 @@ struct _DeliveryJob: @unchecked Sendable {
   // cannot reach the value concurrently. The delivery tests send from many
   // tasks and threads under ThreadSanitizer.
 
-  /// Who delivers it.
+  /// Who delivers it, kept alive by one reference that each job made takes
+  /// here and gives back in ``finish()``, exactly once (D8).
   ///
-  /// Unowned, so that copying a job through the queue costs no reference
-  /// counting (a source is often reached through weak references, which
-  /// make its counting slow, and sender and deliverer are two threads that
-  /// would pass its count back and forth). Instead, each job made keeps its
-  /// source alive with one reference, taken here and given back by
-  /// ``finish()``: exactly once per job made, by the destination once it has
-  /// delivered or dropped the job, or by the job's maker if it never queued
-  /// it.
+  /// Unowned, so that copying a job through the queue counts no references:
+  /// a source reached through weak references counts slowly, and sender and
+  /// deliverer are two threads that would pass its count back and forth.
   unowned(unsafe) let source: any _DeliverySource
   /// The value sent, or the broadcast's body.
   @usableFromInline let payload: Any

@@ -63,13 +63,9 @@ extension _EventCore {
 /// What a subscription for one value knows of itself: its registration,
 /// which its handler ends before it runs.
 final class _Once {
-  // Not `Sendable`: only the handler, which is not `Sendable` either, and
-  // the critical section that makes its registration touch it.
-  // `registration` is written once, in the critical section of the
-  // storage's lock that makes the registration; every walk that can reach
-  // the registration begins in a later critical section of that lock, so
-  // every call of the handler reads it after it was written. The once tests
-  // send from many threads and tasks at once.
+  // Not `Sendable`: only the handler and the section that makes the
+  // registration touch it. Written in that section; every walk that reaches
+  // the registration begins in a later one, so every call reads it written.
   private var _registration: _Registration?
 
   /// The registration, set by the critical section that makes it.

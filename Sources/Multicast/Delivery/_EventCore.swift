@@ -53,13 +53,11 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   let pairOffset: Int
   /// Whether each send keeps its value in `latest`, for new subscriptions.
   @usableFromInline let replaysLatest: Bool
-  /// The value a new subscription hears first: the latest sent, when the
-  /// core replays it; an observable value's current value, as the change
-  /// `(old: value, new: value)`.
+  /// What a new subscription hears first, if anything.
   ///
-  /// Guarded by the storage's lock, and reached only through
-  /// ``withLockedState(changing:_:)``, ``withLatest(_:)`` and
-  /// ``register(_:from:handler:registered:)``.
+  /// The latest value sent, when the core replays it; an observable value's
+  /// current value, as the change `(old: value, new: value)`. Only this
+  /// file's sections of the storage's lock reach it, and pass it on.
   /// Unchecked: the lock makes access exclusive (see Performance).
   @exclusivity(unchecked) private var latest: Value?
 

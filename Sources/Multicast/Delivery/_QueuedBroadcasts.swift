@@ -4,18 +4,12 @@
 /// A broadcast queued for another actor, waiting its turn: what it does with
 /// each observer, as a plain function.
 ///
-/// Both queued faces store their body here with its isolation dropped:
-/// `onMainActor`'s `@MainActor` body and `onActor`'s `@isolated(any)` body
-/// have the representation of a plain function of the same type (two words:
-/// the function and its context), and a destination calls the body only on
-/// the actor it belongs to (D3, which `_Destination.checkDelivering()`
-/// checks before every delivery in debug and checked builds). So a queued broadcast is delivered by a call, in
-/// order with everything else queued for that actor, even when a caller on
-/// the actor delivers the queue. In a job's `Any` the body takes two words,
-/// so it needs no box either.
-///
-/// The body's type is spelled with `Observer`, as in the methods that take
-/// it, so that storing it needs no reabstraction thunk.
+/// Both queued faces store their body with its isolation dropped: a
+/// `@MainActor` or `@isolated(any)` body has the representation of a plain
+/// function of the same type, and is called only on its actor (D3). So it is
+/// delivered by a call, in order with all else queued there, and takes two
+/// words in a job's `Any`, with no box. Its type is spelled with `Observer`,
+/// as in the methods that take it, so that storing it needs no thunk.
 @usableFromInline
 struct _QueuedBroadcast<Observer>: Sendable {
   @usableFromInline let body: @Sendable (Observer) -> Void
