@@ -92,7 +92,8 @@ extension _EventCore {
   /// subscriptions if its actor is gone (D6, D7), and records, as any
   /// change does, whether the event lost its last live subscription.
   func dropIfUnobserved(_ destination: _Destination) {
-    // The caller runs on the destination's isolation: its targets may load.
+    // The caller runs on the destination's isolation, whose targets may load,
+    // or the destination is orphaned, and none is loaded.
     let liveObject = change(from: destination.actor) { state, garbage -> AnyObject? in
       if destination.isOrphaned {
         drop(orphaned: destination, &state, &garbage)

@@ -38,7 +38,8 @@ extension _EventCore {
 
   /// Records, with the lock held, whether a live registration is left.
   ///
-  /// Targets of another isolation count as alive and are not loaded (D12):
+  /// Targets of another isolation count as alive and are not loaded
+  /// (section 2 of README.md):
   /// deliveries there notice their deaths (`dropIfUnobserved`).
   ///
   /// - Returns: The transition to tell, and the live object found, if one

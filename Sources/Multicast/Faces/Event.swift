@@ -89,7 +89,7 @@ public struct Event<Value> {
   /// diagnostic, and the subscription, made there, then calls it where no
   /// actor is. The closure form, `event.observe(view) { view, count in
   /// view.didTick(count) }`, is checked by the compiler everywhere, and binds
-  /// no method at each call (this form allocated a closure per call in the benchmarks).
+  /// no method at each call, as this form does.
   ///
   /// - Parameters:
   ///   - target: The object that hears the event; held weakly.

@@ -21,7 +21,8 @@ import WinSDK
 /// ThreadSanitizer on Linux does not understand either.
 ///
 /// None may move once in use, so the storage places the lock in its own
-/// allocation. It is never held while user code runs.
+/// allocation. The storage and the destinations never hold it while user
+/// code runs; a derived event's link does (Delivery README, section 7).
 @usableFromInline
 struct _Lock {
   #if canImport(Darwin)

@@ -8,7 +8,8 @@
 /// through a generic value witness.
 @usableFromInline
 struct _ObserverEntry {
-  /// The registered object, set once (I4); `nil` for the owner's entries.
+  /// The registered object, set when the entry is made; `nil` for the
+  /// owner's entries.
   @usableFromInline
   weak var object: AnyObject?
   /// The object's identity, still known after it is gone.

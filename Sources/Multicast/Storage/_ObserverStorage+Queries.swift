@@ -151,7 +151,7 @@ extension _ObserverStorage {
   func firstLive(
     from sequence: UInt64, before end: UInt64
   ) -> (object: AnyObject, payload: Payload, sequence: UInt64)? {
-    withLockedState { state in
+    withLockedState(changing: false) { state in
       assert(state.ownerKey == nil, "a query that skips the owner's registrations")
       let buffer = state.buffer
       var position = buffer.position(ofFirst: sequence, below: buffer.count)

@@ -40,7 +40,8 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
   @usableFromInline
   let state: UnsafeMutablePointer<State>
   /// The control words and reader slots, also here so that a broadcast
-  /// begun without the lock reads no part of the state.
+  /// begun without the lock reads no part of the state (but for debug
+  /// builds' test hooks, set before any broadcast).
   @usableFromInline
   let readers: _ReaderSlots
 
