@@ -121,8 +121,8 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
       let registered = storage.mutate {
         state, garbage -> (_Registration, _OccupancyNotices.Outcome)? in
         let identity = isolation.map { ObjectIdentifier($0) }
-        // Found by index: a destination, weakly referenced by the registry,
-        // costs a slow retain (see Performance).
+        // Found by index: taking a destination out would retain it, slowly,
+        // since the registry's weak reference gives it a side table.
         var index = state.guarded.destinations.firstIndex { $0.actorIdentity == identity }
         // A dead actor's destination at the caller's identity goes (D7).
         if let found = index, state.guarded.destinations[found].isOrphaned {
