@@ -158,14 +158,13 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     }
   }
 
-  /// Runs `body` in a section of the storage, as
-  /// ``_ObserverStorage/withLockedState(changing:_:)`` does, with the latest
-  /// value, which the same lock guards.
+  /// Runs `body` in a reading section of the storage (one that changes no
+  /// registration), with the latest value, which the same lock guards.
   @inline(__always)
   func withLockedState<Result: ~Copyable>(
-    changing: Bool = false, _ body: (inout Registry.State, _ latest: inout Value?) -> Result
+    _ body: (inout Registry.State, _ latest: inout Value?) -> Result
   ) -> Result {
-    storage.withLockedState(changing: changing) { state in body(&state, &latest) }
+    storage.withLockedState(changing: false) { state in body(&state, &latest) }
   }
 
   /// Runs `body` with the lock held on what it guards besides the
