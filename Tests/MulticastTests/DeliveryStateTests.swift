@@ -7,7 +7,7 @@ import Testing
 
 /// A source that only labels jobs: the state machine never calls it.
 private final class Labels: _DeliverySource, Sendable {
-  func deliver(_ job: _DeliveryJob, at destination: _Destination) {}
+  func deliver(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {}
   func drop(_ job: _DeliveryJob, at destination: _Destination) {}
 }
 
@@ -23,13 +23,21 @@ private final class Machine {
   var state = _DeliveryState()
   var batch: [_DeliveryJob] = []
 
-  var batchNumbers: [Int] { batch.map { $0.payload as! Int } }
-  var waitingNumbers: [Int] { state.waiting.map { $0.payload as! Int } }
+  var batchNumbers: [Int] { batch.map(Self.number) }
+  var waitingNumbers: [Int] { state.waiting.map(Self.number) }
+
+  /// A job's number: the end of the send it stands for.
+  private static func number(_ job: _DeliveryJob) -> Int {
+    guard case .send(_, let end) = job.kind else {
+      preconditionFailure("a machine's job is a send")
+    }
+    return Int(end)
+  }
 
   /// Job `number` arrives; a batch it is handed replaces the current one.
   func arrive(_ number: Int, isHere: Bool) -> _DeliveryState.Arrival {
     var taken: [_DeliveryJob] = []
-    let job = _DeliveryJob(labels, payload: number, end: 0)
+    let job = _DeliveryJob(labels, .send(_Value(value: ()), end: UInt64(number)))
     let arrival = state.arrive({ job }, isHere: isHere, taking: &taken)
     if arrival == .deliverDirectly { job.finish() }
     if arrival == .deliverBatch { batch = taken }
@@ -63,7 +71,7 @@ private final class Machine {
     state.abandon(taking: &dropped)
     for job in dropped { job.finish() }
     check()
-    return dropped.map { $0.payload as! Int }
+    return dropped.map(Self.number)
   }
 
   private func transition(_ body: (inout _DeliveryState, inout [_DeliveryJob]) -> Bool) -> Bool {

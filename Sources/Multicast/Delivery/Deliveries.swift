@@ -45,7 +45,7 @@ extension _Destination {
     if isCurrent(isolation) { deliverWaiting() }
     if isIdle { return }
     await withCheckedContinuation { continuation in
-      enqueue(_DeliveryJob(_Waiter(continuation), payload: (), end: 0))
+      enqueue(_DeliveryJob(_Waiter(continuation), .wait))
     }
   }
 }
@@ -58,8 +58,8 @@ private final class _Waiter: _DeliverySource, Sendable {
     self.continuation = continuation
   }
 
-  func deliver(_ job: _DeliveryJob, at destination: _Destination) {
-    continuation.resume()
+  func deliver(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
+    continuation.resume()  // a waiter queues one job
   }
 
   func drop(_ job: _DeliveryJob, at destination: _Destination) {

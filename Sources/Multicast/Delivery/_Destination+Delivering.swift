@@ -35,7 +35,7 @@ extension _Destination {
         let source = jobs[start].source
         var end = start + 1
         while end < jobs.endIndex, jobs[end].source === source { end += 1 }
-        source.deliver(batch[start..<end], at: self)
+        source.deliver(UnsafeBufferPointer(rebasing: jobs[start..<end]), at: self)
         for index in start..<end { jobs[index].finish() }
         start = end
       }
@@ -81,9 +81,8 @@ extension _Destination {
         if Self.strongReferences(to: actor) < references {
           return withLockedState { $0.pause(returning: Array(batch[index...])) }
         }
-        let job = batch[index]
-        job.source.deliver(job, at: self)
-        job.finish()
+        batch[index].deliver(at: self)
+        batch[index].finish()
       }
       batch.removeAll()
       if _multicast_monotonic_nanoseconds() >= deadline {

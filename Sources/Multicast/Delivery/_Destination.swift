@@ -102,13 +102,27 @@ final class _Destination: @unchecked Sendable {
   /// actor at a dead one's address is never taken for it (D7).
   @inline(__always)
   func isCurrent(_ isolation: (any Actor)?) -> Bool {
+    var loaded: [any Actor] = []
+    return isCurrent(isolation, keepingAlive: &loaded)
+  }
+
+  /// ``isCurrent(_:)`` with a lock held: a mortal actor the caller does not
+  /// hold, loaded to see that it lives, goes to `loaded`, released after
+  /// unlocking, so that its `deinit` never runs under the lock (D12).
+  @inline(__always)
+  func isCurrent(_ isolation: (any Actor)?, keepingAlive loaded: inout [any Actor]) -> Bool {
     guard let actorIdentity else { return true }
     if let isolation {
+      // The caller holds `isolation`: the actor, if it lives.
       guard ObjectIdentifier(isolation) == actorIdentity else { return false }
-    } else {
-      guard isCurrentExecutor() else { return false }
+      return !isOfMortalActor || otherActor != nil
     }
-    return !isOfMortalActor || otherActor != nil
+    guard isCurrentExecutor() else { return false }
+    guard isOfMortalActor else { return true }
+    // Code isolated to no actor, on an executor that actors may share.
+    guard let actor = otherActor else { return false }
+    loaded.append(actor)
+    return true
   }
 
   /// Whether subscriptions made on `isolation` run here.
@@ -141,9 +155,10 @@ final class _Destination: @unchecked Sendable {
   /// Work arrives from `isolation` (``_DeliveryState/arrive(_:isHere:taking:)``);
   /// `job` is made only if the work is queued.
   func arrive(
-    _ job: () -> _DeliveryJob, from isolation: (any Actor)?, taking batch: inout [_DeliveryJob]
+    _ job: () -> _DeliveryJob, from isolation: (any Actor)?, taking batch: inout [_DeliveryJob],
+    keepingAlive loaded: inout [any Actor]
   ) -> _DeliveryState.Arrival {
-    let isHere = isCurrent(isolation)
+    let isHere = isCurrent(isolation, keepingAlive: &loaded)
     if isHere, claimIfIdle() { return .deliverDirectly }
     return withLockedState { $0.arrive(job, isHere: isHere, taking: &batch) }
   }
@@ -152,12 +167,13 @@ final class _Destination: @unchecked Sendable {
   /// caller runs here and no one delivers, otherwise queued.
   func send(_ job: _DeliveryJob, from isolation: (any Actor)?) {
     var batch: [_DeliveryJob] = []
-    switch arrive({ job }, from: isolation, taking: &batch) {
+    var loaded: [any Actor] = []
+    switch arrive({ job }, from: isolation, taking: &batch, keepingAlive: &loaded) {
     case .deliverDirectly:
       #if DEBUG || MULTICAST_INTERNAL_CHECKS
       checkDelivering()
       #endif
-      job.source.deliver(job, at: self)
+      job.deliver(at: self)
       job.finish()
       deliverQueued(&batch)
     case .deliverBatch:

@@ -1,16 +1,6 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// The `end` of a job that delivers a current value to one new
-/// subscription: no registration is numbered this high.
-let _currentJobEnd = UInt64.max - 1
-
-/// What a job that delivers a current value carries.
-struct _CurrentValue<Value> {
-  let registration: _Registration
-  let value: Value
-}
-
 extension _EventCore {
   /// Registers `handler`, to run on `isolation`, for as long as `object`
   /// lives, with a first value, if there is one.
@@ -34,24 +24,25 @@ extension _EventCore {
     var claimed: (destination: _Destination, job: _DeliveryJob)?
     var batch: [_DeliveryJob] = []
     var arrival = _DeliveryState.Arrival.none
+    var loaded: [any Actor] = []
     let registration = register(object, from: isolation, handler: handler) {
       registration, destinationIndex, guarded, latest in
       registered(registration)
       guard let first = latest else { return }
       let destination = guarded.destinations[destinationIndex]
-      let job = _DeliveryJob(
-        self, payload: _CurrentValue(registration: registration, value: first),
-        end: _currentJobEnd)
-      arrival = destination.arrive({ job }, from: isolation, taking: &batch)
+      let job = _DeliveryJob(self, .first(_Value(value: first), registration))
+      arrival = destination.arrive(
+        { job }, from: isolation, taking: &batch, keepingAlive: &loaded)
       claimed = (destination, job)
     }
+    loaded.removeAll()  // after unlocking (D12)
     if let (destination, job) = claimed {
       switch arrival {
       case .deliverDirectly:
         #if DEBUG || MULTICAST_INTERNAL_CHECKS
         destination.checkDelivering()
         #endif
-        deliver(job, at: destination)
+        job.deliver(at: destination)
         job.finish()
         destination.deliverQueued(&batch)
       case .deliverBatch:
@@ -65,14 +56,13 @@ extension _EventCore {
     return registration
   }
 
-  /// Delivers a current value to its one registration, if still registered.
-  func deliverCurrent(_ job: _DeliveryJob, at destination: _Destination) {
-    // Only this core makes its jobs; those that end here carry this.
-    let current = job.payload as! _CurrentValue<Value>
-    var cursor = Optional(storage.beginBroadcast(of: current.registration))
-    _ = withUnsafePointer(to: current.value) {
-      walk(
-        $0, from: &cursor, end: current.registration.sequence + 1, destination.key, noDestination)
+  /// Delivers a first value to its one registration, if still registered.
+  func deliverFirst(
+    _ payload: any _Payload, to registration: _Registration, at destination: _Destination
+  ) {
+    var cursor = Optional(storage.beginBroadcast(of: registration))
+    payload.lend { value in
+      _ = walk(value, from: &cursor, end: registration.sequence + 1, destination.key, noDestination)
     }
   }
 }

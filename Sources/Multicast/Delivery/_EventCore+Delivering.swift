@@ -2,53 +2,41 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 extension _EventCore {
-  /// Delivers a queued send, current value or notice on `destination`.
-  func deliver(_ job: _DeliveryJob, at destination: _Destination) {
-    if job.end == _noticeJobEnd {
-      tellOwner()
-      return
+  /// Delivers a run of this core's jobs on `destination`, in order. A run
+  /// of sends shares one walk, begun with the lock: each send joins it,
+  /// without the lock, for the registrations made before it (D5).
+  func deliver(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
+    var runEnd: UInt64?
+    if jobs.count > 1 {
+      for job in jobs {
+        if case .send(_, let end) = job.kind { runEnd = Swift.max(runEnd ?? 0, end) }
+      }
     }
-    if job.end == _currentJobEnd {
-      deliverCurrent(job, at: destination)
-      return
-    }
-    var cursor: _SubscriberCursor? = nil
-    // Only this core makes its jobs, each with a `Value`.
-    let reached = withUnsafePointer(to: job.payload as! Value) {
-      walk($0, from: &cursor, end: job.end, destination.key, noDestination).first
-    }
-    if !reached { dropIfUnobserved(destination) }
-  }
-
-  /// Delivers a run of this core's jobs on `destination`, in order, with one
-  /// walk begun for the run: each send joins it, without the lock, for the
-  /// registrations made before that send (D5).
-  func deliver(_ jobs: ArraySlice<_DeliveryJob>, at destination: _Destination) {
-    guard jobs.count > 1 else {
-      if let job = jobs.first { deliver(job, at: destination) }
-      return
-    }
-    let end = jobs.lazy.map(\.end).filter { $0 < _currentJobEnd }.max()
-    let run = end.map { storage.beginBroadcast(registeredBefore: $0) }
+    let run = runEnd.map { storage.beginBroadcast(registeredBefore: $0) }
+    defer { if let run { storage.endBroadcast(run) } }
     for job in jobs {
-      guard job.end < _currentJobEnd, let run else {
-        deliver(job, at: destination)
-        continue
+      switch job.kind {
+      case .send(let payload, let end):
+        var cursor = run.map { storage.beginBroadcast(alongside: $0, registeredBefore: end) }
+        var reached = false
+        payload.lend { value in
+          reached = walk(value, from: &cursor, end: end, destination.key, noDestination).first
+        }
+        if !reached { dropIfUnobserved(destination) }
+      case .first(let payload, let registration):
+        deliverFirst(payload, to: registration, at: destination)
+      case .notices:
+        tellOwner()
+      case .broadcast, .wait:
+        preconditionFailure("an event's core delivers a job it never queues")
       }
-      var cursor = Optional(storage.beginBroadcast(alongside: run, registeredBefore: job.end))
-      // Only this core makes its jobs, each with a `Value`.
-      let reached = withUnsafePointer(to: job.payload as! Value) {
-        walk($0, from: &cursor, end: job.end, destination.key, noDestination).first
-      }
-      if !reached { dropIfUnobserved(destination) }
     }
-    if let run { storage.endBroadcast(run) }
   }
 
   /// A queued job that will never be delivered, its destination's actor
   /// gone (D7): the destination goes; waiting notices are dropped.
   func drop(_ job: _DeliveryJob, at destination: _Destination) {
-    if job.end == _noticeJobEnd {
+    if case .notices = job.kind {
       storage.withLockedState(changing: false) { state in
         while state.guarded.notices.takeNext() != nil {}
       }

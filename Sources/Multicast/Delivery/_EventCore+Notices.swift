@@ -78,7 +78,7 @@ extension _EventCore {
     if owner.isCurrent(isolation) {
       if outcome == .tell { tellOwner() } else { owner.deliverWaiting() }
     } else if outcome == .tell {
-      owner.enqueue(_DeliveryJob(self, payload: (), end: _noticeJobEnd))
+      owner.enqueue(_DeliveryJob(self, .notices))
     }
   }
 

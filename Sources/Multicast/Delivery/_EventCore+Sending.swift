@@ -33,10 +33,6 @@ private final class _NoDestination: Sendable {
 }
 let noDestination = _IsolationKey(unmatched: _NoDestination.instance)
 
-/// The `end` of a job that tells the owner of its notices: no registration
-/// is numbered this high.
-let _noticeJobEnd = UInt64.max
-
 extension _EventCore: _DeliverySource {
   /// Delivers `value` to every subscription: before returning, to those on
   /// destinations where the caller runs; queued for the others.
@@ -51,9 +47,12 @@ extension _EventCore: _DeliverySource {
   /// ``send(_:from:)`` of the value at `value`.
   @usableFromInline
   func send(at value: UnsafeRawPointer, from isolation: (any Actor)?) {
-    if !replaysLatest, let sole = claimSoleDestination(from: isolation) {
+    var loaded: [any Actor] = []
+    if !replaysLatest, let sole = claimSoleDestination(from: isolation, keepingAlive: &loaded) {
+      loaded.removeAll()  // after unlocking (D12)
       deliverOnSoleDestination(value, on: sole.destination, from: sole.cursor)
     } else {
+      loaded.removeAll()
       sendToEachDestination(Self.value(at: value), from: isolation)
     }
   }
@@ -86,11 +85,13 @@ extension _EventCore: _DeliverySource {
   /// until this send itself drops them.
   @inline(__always)
   private func claimSoleDestination(
-    from isolation: (any Actor)?
+    from isolation: (any Actor)?, keepingAlive loaded: inout [any Actor]
   ) -> (destination: Unmanaged<_Destination>, cursor: _SubscriberCursor)? {
     storage.withLockedState(changing: false) { state in
       guard let destination = state.guarded.soleDestination,
-        destination._withUnsafeGuaranteedRef({ $0.isCurrent(isolation) && $0.claimIfIdle() })
+        destination._withUnsafeGuaranteedRef({
+          $0.isCurrent(isolation, keepingAlive: &loaded) && $0.claimIfIdle()
+        })
       else { return nil }
       if destination._withUnsafeGuaranteedRef({ $0.isOfMortalActor }) { _ = destination.retain() }
       return (destination, state.beginBroadcast())
@@ -138,6 +139,7 @@ extension _EventCore: _DeliverySource {
     from isolation: (any Actor)?, _ makeValue: (inout _CoreState, _ latest: inout Value?) -> Value
   ) -> _LocalSend {
     var idle: [_Destination] = []
+    var loaded: [any Actor] = []
     // One section reads the send's end, makes its arrivals and begins the
     // walk of one that skips the queue (D4, D5, D12).
     let local = withLockedState { state, latest in
@@ -146,8 +148,8 @@ extension _EventCore: _DeliverySource {
       for destination in state.guarded.destinations {
         var batch: [_DeliveryJob] = []
         let arrival = destination.arrive(
-          { _DeliveryJob(self, payload: value, end: local.end) }, from: isolation,
-          taking: &batch)
+          { _DeliveryJob(self, .send(_Value(value: value), end: local.end)) }, from: isolation,
+          taking: &batch, keepingAlive: &loaded)
         switch arrival {
         case .deliverDirectly, .deliverBatch:
           let claimed = _LocalSend.Claimed(
@@ -171,6 +173,7 @@ extension _EventCore: _DeliverySource {
       }
       return local
     }
+    loaded.removeAll()  // after unlocking (D12)
     for destination in idle { destination.scheduleDrain() }
     return local
   }

@@ -43,12 +43,11 @@ extension _EventCore {
     _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
   ) -> EventSubscription {
     let once = _Once()
-    // A subscription's handler runs one call at a time, on its isolation, so
-    // a second call can come only after the first has ended the
-    // registration, and no walk reaches an ended registration. (The core
+    // Whoever ends the registration first wins: this call, or a cancel on
+    // another thread that ended it after the walk reached it. (The core
     // calls its handlers only while it lives.)
     let handler = _Handler.bound { [unowned self] object, value in
-      unsubscribe(once.registration, from: nil)
+      guard unsubscribe(once.registration, from: nil) else { return }
       handler(object, value, pairOffset: pairOffset)
     }
     let registration = register(

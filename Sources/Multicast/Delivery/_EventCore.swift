@@ -5,7 +5,10 @@
 /// that a subscription needs neither a generic parameter nor a closure.
 protocol _SubscriptionSource: AnyObject, Sendable {
   /// Ends `registration`, if it has not ended; `isolation` is the caller's.
-  func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?)
+  ///
+  /// - Returns: Whether this call ended it.
+  @discardableResult
+  func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?) -> Bool
 }
 
 /// One subscription's payload: its handler, and the key of the destination
@@ -190,10 +193,12 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   }
 
   /// Ends `registration`, if it has not ended.
-  func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?) {
+  ///
+  /// - Returns: Whether this call ended it.
+  @discardableResult
+  func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?) -> Bool {
     change(from: isolation) { state, garbage in
-      _ = state.removeRegistration(
-        registration, &garbage, replacingPayloadWith: _Subscriber.ended)
+      state.removeRegistration(registration, &garbage, replacingPayloadWith: _Subscriber.ended)
     }
   }
 

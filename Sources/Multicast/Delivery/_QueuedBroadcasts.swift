@@ -8,7 +8,7 @@
 /// `@MainActor` or `@isolated(any)` body has the representation of a plain
 /// function of the same type, and is called only on its actor (D3). So it is
 /// delivered by a call, in order with all else queued there, and takes two
-/// words in a job's `Any`, with no box. Its type is spelled with `Observer`,
+/// words in a job, with no box. Its type is spelled with `Observer`,
 /// as in the methods that take it, so that storing it needs no thunk.
 @usableFromInline
 struct _QueuedBroadcast<Observer>: Sendable {

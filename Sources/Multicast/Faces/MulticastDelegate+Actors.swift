@@ -50,7 +50,7 @@ extension MulticastDelegate where Observer: Sendable {
   ) {
     // The body is boxed where `Observer` is known, so that no generic
     // metadata is looked up per broadcast.
-    queueForMainActor(_QueuedBroadcast(mainActor: body), from: isolation)
+    queueForMainActor(_Value(value: _QueuedBroadcast(mainActor: body)), from: isolation)
   }
 }
 
@@ -101,38 +101,35 @@ extension MulticastDelegate where Observer: Sendable {
   ///   task when the queue was idle.
   @inlinable
   public func onActor(_ body: @escaping @isolated(any) @Sendable (Observer) -> Void) {
-    queue(_QueuedBroadcast(isolatedToAny: body), for: body.isolation)
+    queue(_Value(value: _QueuedBroadcast(isolatedToAny: body)), for: body.isolation)
   }
 }
 
 extension MulticastDelegate {
-  /// Queues `broadcast`, a ``_QueuedBroadcast``, for the main actor, or
-  /// delivers it at once if `isolation` is the main actor.
+  /// Queues `broadcast`, a ``_QueuedBroadcast`` made where `Observer` is
+  /// known, for the main actor, or delivers it at once if `isolation` is the
+  /// main actor.
   @usableFromInline
-  func queueForMainActor(_ broadcast: consuming Any, from isolation: isolated (any Actor)?) {
+  func queueForMainActor(_ broadcast: any _Payload, from isolation: isolated (any Actor)?) {
     _Destination.main.send(
-      _DeliveryJob(self, payload: broadcast, end: storage.nextSequence), from: isolation)
+      _DeliveryJob(self, .broadcast(broadcast, end: storage.nextSequence)), from: isolation)
   }
 
   /// Queues `broadcast`, a ``_QueuedBroadcast``, for `actor`, or for no
   /// actor.
   @usableFromInline
-  func queue(_ broadcast: consuming Any, for actor: (any Actor)?) {
+  func queue(_ broadcast: any _Payload, for actor: (any Actor)?) {
     _Destination.of(actor).enqueue(
-      _DeliveryJob(self, payload: broadcast, end: storage.nextSequence))
+      _DeliveryJob(self, .broadcast(broadcast, end: storage.nextSequence)))
   }
 }
 
 extension MulticastDelegate: _DeliverySource {
-  /// Delivers a broadcast that ``onMainActor(isolation:_:)`` or
-  /// ``onActor(_:)`` queued, on the actor its body is isolated to.
-  func deliver(_ job: _DeliveryJob, at destination: _Destination) {
-    withUnsafePointer(to: job) { deliverRun(self, UnsafeBufferPointer(start: $0, count: 1)) }
-  }
-
-  /// Delivers a run of queued broadcasts, in order, on their actor.
-  func deliver(_ jobs: ArraySlice<_DeliveryJob>, at destination: _Destination) {
-    jobs.withUnsafeBufferPointer { deliverRun(self, $0) }
+  /// Delivers a run of broadcasts that ``onMainActor(isolation:_:)`` or
+  /// ``onActor(_:)`` queued, in order, on the actor their bodies are
+  /// isolated to.
+  func deliver(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
+    deliverRun(self, jobs)
   }
 
   /// Delivers a run of queued broadcasts, each to the observers registered
@@ -140,16 +137,22 @@ extension MulticastDelegate: _DeliverySource {
   /// begins with the lock, and each job joins it without.
   @inlinable
   func deliverQueued(_ jobs: UnsafeBufferPointer<_DeliveryJob>) {
-    guard let end = jobs.lazy.map(\.end).max() else { return }
+    var end: UInt64 = 0
+    for job in jobs {
+      if case .broadcast(_, let jobEnd) = job.kind { end = Swift.max(end, jobEnd) }
+    }
     let run = storage.beginBroadcast(registeredBefore: end)
     defer { storage.endBroadcast(run) }
-    for index in jobs.indices {
-      // Only onMainActor and onActor queue a multicast delegate's jobs,
-      // each with this payload.
-      let body = (jobs[index].payload as! _QueuedBroadcast<Observer>).body
-      let cursor = storage.beginBroadcast(alongside: run, registeredBefore: jobs[index].end)
-      storage.forEach(from: cursor) { object, witnessTable in
-        _ObserverLayout.withObserver(object, witnessTable) { body($0) }
+    for job in jobs {
+      // A multicast delegate queues only broadcasts.
+      guard case .broadcast(let broadcast, let end) = job.kind else { continue }
+      let cursor = storage.beginBroadcast(alongside: run, registeredBefore: end)
+      broadcast.lend { broadcast in
+        // Only onMainActor and onActor queue a multicast delegate's jobs.
+        let body = broadcast.assumingMemoryBound(to: _QueuedBroadcast<Observer>.self).pointee.body
+        storage.forEach(from: cursor) { object, witnessTable in
+          _ObserverLayout.withObserver(object, witnessTable) { body($0) }
+        }
       }
     }
   }
