@@ -48,6 +48,11 @@ let package = Package(
     // How long a stream of values holds the main actor.
     .executableTarget(
       name: "Responsiveness", dependencies: [.product(name: "Multicast", package: library)]),
+    // What dead observers, dead actors and a busy sender cost the living.
+    .executableTarget(
+      name: "Housekeeping",
+      dependencies: ["Designs", "CHeapStatistics", .product(name: "Multicast", package: library)]
+    ),
     // One operation repeated, for instruction counts (Scripts/instructions.sh).
     .executableTarget(
       name: "Instructions",
