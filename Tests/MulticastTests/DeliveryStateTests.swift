@@ -8,7 +8,7 @@ import Testing
 /// A source that only labels jobs: the state machine never calls it.
 private final class Labels: _DeliverySource, Sendable {
   func deliver(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {}
-  func drop(_ job: _DeliveryJob, at destination: _Destination) {}
+  func drop(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {}
 }
 
 /// One destination's state, driven the way a destination drives it: jobs
@@ -22,6 +22,8 @@ private final class Machine {
   private var labels: Labels { Self.labels }
   var state = _DeliveryState()
   var batch: [_DeliveryJob] = []
+  /// The last job the deliverer owes.
+  var owed: UInt64 = 0
 
   var batchNumbers: [Int] { batch.map(Self.number) }
   var waitingNumbers: [Int] { state.waiting.map(Self.number) }
@@ -38,20 +40,30 @@ private final class Machine {
   func arrive(_ number: Int, isHere: Bool) -> _DeliveryState.Arrival {
     var taken: [_DeliveryJob] = []
     let job = _DeliveryJob(labels, .send(_Value(value: ()), end: UInt64(number)))
-    let arrival = state.arrive({ job }, isHere: isHere, taking: &taken)
+    let arrival = state.arrive({ job }, isHere: isHere, taking: &taken, owing: &owed)
     if arrival == .deliverDirectly { job.finish() }
     if arrival == .deliverBatch { batch = taken }
     check()
     return arrival
   }
 
-  func claim() -> Bool { transition { $0.claim(taking: &$1) } }
-  func startDrain() -> Bool { transition { $0.startDrain(taking: &$1) } }
+  func claim() -> Bool { transition { $0.claim(taking: &$1, owing: &owed) } }
+  func startDrain() -> Bool {
+    owed = 0
+    return transition { $0.startDrain(taking: &$1) }
+  }
 
-  /// Hands back the delivered batch and takes the next.
+  /// Hands back the delivered batch and takes the next, within budget.
   func next() -> Bool {
+    if case .deliver = next(isPastBudget: false) { return true }
+    return false
+  }
+
+  /// Hands back the delivered batch and takes the next, or stops.
+  func next(isPastBudget: Bool) -> _DeliveryState.Next {
     finishBatch()
-    return transition { $0.next(&$1) }
+    defer { check() }
+    return state.next(&batch, owing: owed, isPastBudget: isPastBudget)
   }
 
   /// Pauses between two batches, the batch delivered.
@@ -239,5 +251,43 @@ struct DeliveryStateTests {
     #expect(!machine.claim())
     #expect(machine.next())
     #expect(machine.batchNumbers == [2])
+  }
+
+  @Test(
+    "A sender that became the deliverer delivers what it owes, its own job included, whatever its budget; then, past its budget, it stops and asks for a drain"
+  )
+  func senderBounded() {
+    let limit = _DeliveryState.batchLimit
+    // Two batches wait; the sender arrives from here and takes them over.
+    let machine = Machine()
+    for number in 1...2 * limit { _ = machine.arrive(number, isHere: false) }
+    #expect(machine.arrive(2 * limit + 1, isHere: true) == .deliverBatch)
+    #expect(machine.batchNumbers == Array(1...limit))
+    // It owes the next batch and its own job, even past its budget.
+    guard case .deliver(isOwed: true) = machine.next(isPastBudget: true) else {
+      Issue.record("a deliverer stopped before delivering what it owes")
+      return
+    }
+    #expect(machine.batchNumbers == Array(limit + 1...2 * limit))
+    guard case .deliver(isOwed: true) = machine.next(isPastBudget: true) else {
+      Issue.record("a deliverer stopped before delivering its own job")
+      return
+    }
+    #expect(machine.batchNumbers == [2 * limit + 1])
+    // Later work: within budget it goes on, past it it stops, once.
+    _ = machine.arrive(2 * limit + 2, isHere: false)
+    _ = machine.arrive(2 * limit + 3, isHere: false)
+    guard case .deliver(isOwed: false) = machine.next(isPastBudget: false) else {
+      Issue.record("a deliverer within its budget stopped")
+      return
+    }
+    _ = machine.arrive(2 * limit + 4, isHere: false)
+    // The drain that the first arrivals scheduled is still on its way.
+    guard case .pauseScheduled = machine.next(isPastBudget: true) else {
+      Issue.record("a deliverer past its budget, owing nothing, went on")
+      return
+    }
+    #expect(machine.waitingNumbers == [2 * limit + 4])
+    #expect(machine.state.isScheduled && !machine.state.isDelivering)
   }
 }

@@ -62,7 +62,7 @@ private final class _Waiter: _DeliverySource, Sendable {
     continuation.resume()  // a waiter queues one job
   }
 
-  func drop(_ job: _DeliveryJob, at destination: _Destination) {
+  func drop(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
     continuation.resume()
   }
 }

@@ -8,9 +8,9 @@ protocol _DeliverySource: AnyObject {
   /// order, on `destination`'s isolation.
   func deliver(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination)
 
-  /// Learns that `job` will never be delivered: the destination's actor is
-  /// gone.
-  func drop(_ job: _DeliveryJob, at destination: _Destination)
+  /// Learns that `jobs`, consecutive in the queue and all this source's,
+  /// will never be delivered: the destination's actor is gone.
+  func drop(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination)
 }
 
 /// A value lent by a pointer to the handlers that take it: its type is

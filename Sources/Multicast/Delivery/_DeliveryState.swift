@@ -16,6 +16,10 @@ struct _DeliveryState {
   private var head = 0
   private(set) var isScheduled = false
   private(set) var isDelivering = false
+  /// How many jobs have arrived, and been handed to deliverers, ever: a
+  /// deliverer owes the jobs up to the number its own job got (D9).
+  private var arrived: UInt64 = 0
+  private var taken: UInt64 = 0
 
   /// Whether no work waits.
   var isEmpty: Bool { head == chunks.count }
@@ -55,12 +59,12 @@ struct _DeliveryState {
   /// The work waiting, oldest first; O(n), for tests.
   var waiting: [_DeliveryJob] { Array(chunks[head...].joined()) }
 
-  /// What the caller of ``arrive(_:isHere:taking:)`` must do.
+  /// What the caller of ``arrive(_:isHere:taking:owing:)`` must do.
   enum Arrival: Equatable {
-    /// Deliver the job itself now (nothing waited); then ``next(_:)``.
+    /// Deliver the job itself now (nothing waited); then ``next(_:owing:isPastBudget:)``.
     case deliverDirectly
     /// Deliver the batch now (what waited, the job last if it fits); then
-    /// ``next(_:)``.
+    /// ``next(_:owing:isPastBudget:)``.
     case deliverBatch
     /// Schedule a drain task on the destination's actor.
     case scheduleDrain
@@ -69,8 +73,12 @@ struct _DeliveryState {
   }
 
   /// Work arrives, from the destination's isolation (`isHere`) or another.
+  ///
+  /// A caller that becomes the deliverer owes the jobs up to `owed` (its
+  /// own included), which it delivers before it may stop (``next(_:owing:isPastBudget:)``).
   mutating func arrive(
-    _ job: () -> _DeliveryJob, isHere: Bool, taking batch: inout [_DeliveryJob]
+    _ job: () -> _DeliveryJob, isHere: Bool, taking batch: inout [_DeliveryJob],
+    owing owed: inout UInt64
   ) -> Arrival {
     if isDelivering {
       append(job())
@@ -80,6 +88,7 @@ struct _DeliveryState {
       isDelivering = true
       if isEmpty { return .deliverDirectly }
       append(job())
+      owed = arrived
       take(into: &batch)
       return .deliverBatch
     }
@@ -92,20 +101,25 @@ struct _DeliveryState {
   /// A caller on the destination's isolation with nothing to send takes
   /// what waits, unless someone delivers.
   ///
-  /// - Returns: Whether `batch` holds work to deliver (then ``next(_:)``).
-  mutating func claim(taking batch: inout [_DeliveryJob]) -> Bool {
+  /// - Returns: Whether `batch` holds work to deliver (then ``next(_:owing:isPastBudget:)``),
+  ///   all owed.
+  mutating func claim(taking batch: inout [_DeliveryJob], owing owed: inout UInt64) -> Bool {
     guard !isDelivering, !isEmpty else { return false }
     isDelivering = true
+    owed = arrived
     take(into: &batch)
     return true
   }
 
-  /// The scheduled drain starts on the actor.
+  /// The scheduled drain starts on the actor; it owes nothing.
   ///
-  /// - Returns: Whether `batch` holds work to deliver (then ``next(_:)``).
+  /// - Returns: Whether `batch` holds work to deliver (then ``next(_:owing:isPastBudget:)``).
   mutating func startDrain(taking batch: inout [_DeliveryJob]) -> Bool {
     isScheduled = false
-    return claim(taking: &batch)
+    guard !isDelivering, !isEmpty else { return false }
+    isDelivering = true
+    take(into: &batch)
+    return true
   }
 
   /// The scheduled drain, before it hops to its actor, ends if nothing is
@@ -118,22 +132,40 @@ struct _DeliveryState {
     return true
   }
 
-  /// A deliverer hands back its delivered (emptied) batch and takes the next
-  /// one, or ends the delivery when nothing is left.
-  ///
-  /// - Returns: Whether `batch` holds more work to deliver.
-  mutating func next(_ batch: inout [_DeliveryJob]) -> Bool {
+  /// What a deliverer does after ``next(_:owing:isPastBudget:)``.
+  enum Next {
+    /// Deliver `batch`, which holds jobs it owes (`isOwed`) or not.
+    case deliver(isOwed: Bool)
+    /// Stop: nothing is left.
+    case finish
+    /// Stop, and schedule a drain for what is left (D9).
+    case pause
+    /// Stop: a drain is scheduled for what is left.
+    case pauseScheduled
+  }
+
+  /// A deliverer hands back its delivered (emptied) batch and takes the
+  /// next one; or ends the delivery when nothing is left, or when it owes
+  /// nothing more (the jobs up to `owed` are delivered) and its budget is
+  /// spent (`isPastBudget`).
+  mutating func next(
+    _ batch: inout [_DeliveryJob], owing owed: UInt64, isPastBudget: Bool
+  ) -> Next {
     precondition(isDelivering, "D3: a delivery ended that had not started")
     precondition(batch.isEmpty, "a batch was handed back before it was delivered")
     if isEmpty {
       isDelivering = false
-      return false
+      return .finish
     }
+    if taken >= owed && isPastBudget {
+      return pause() ? .pause : .pauseScheduled
+    }
+    let wasOwed = taken < owed
     take(into: &batch)
-    return true
+    return .deliver(isOwed: wasOwed)
   }
 
-  /// A drain stops between two batches, its budget spent (D9).
+  /// A deliverer stops between two batches, its budget spent (D9).
   ///
   /// - Returns: Whether the caller must schedule a drain for what is left.
   mutating func pause() -> Bool {
@@ -148,6 +180,7 @@ struct _DeliveryState {
   ///
   /// - Returns: Whether the caller must schedule a drain for what is left.
   mutating func pause(returning rest: [_DeliveryJob]) -> Bool {
+    taken &-= UInt64(rest.count)
     if !rest.isEmpty, head > 0 {
       head -= 1
       chunks[head] = rest
@@ -161,6 +194,7 @@ struct _DeliveryState {
   mutating func abandon(taking batch: inout [_DeliveryJob]) {
     isScheduled = false
     batch.append(contentsOf: waiting)
+    taken = arrived
     chunks.removeAll()
     head = 0
   }
@@ -179,6 +213,7 @@ struct _DeliveryState {
 
   /// Appends `job` to the last chunk, or to a new one when it is full.
   private mutating func append(_ job: _DeliveryJob) {
+    arrived &+= 1
     if !isEmpty, chunks[chunks.count - 1].count < Self.batchLimit {
       chunks[chunks.count - 1].append(job)
     } else {
@@ -193,6 +228,7 @@ struct _DeliveryState {
   /// chunk's buffer moves, and no job is copied.
   private mutating func take(into batch: inout [_DeliveryJob]) {
     batch = chunks[head]
+    taken &+= UInt64(batch.count)
     chunks[head] = []
     head += 1
     if isEmpty {

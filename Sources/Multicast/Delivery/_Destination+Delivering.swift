@@ -4,62 +4,70 @@
 internal import _MulticastAtomics
 
 extension _Destination {
-  /// Delivers everything queued, on this destination's isolation, after a
-  /// send it claimed when work arrived meanwhile.
-  func deliverQueued() {
-    var batch: [_DeliveryJob] = []
-    deliverQueued(&batch)
-  }
-
-  /// Delivers `batch`, then everything queued behind it, on this
-  /// destination's isolation, after an arrival or a claim that said to.
-  func deliverQueued(_ batch: inout [_DeliveryJob]) {
+  /// Delivers `batch`, then what waits behind it, as this destination's one
+  /// deliverer, on its isolation: until nothing is left or, once the jobs
+  /// it owes (those up to `owed`) are delivered, until `drainBudget` has
+  /// passed; then it hands what is left to a drain (D9).
+  func deliverQueued(_ batch: inout [_DeliveryJob], owing owed: UInt64 = 0) {
+    var deadline = UInt64.max
     while true {
       if !batch.isEmpty {
         deliver(batch)
         batch.removeAll()
       }
-      if finishIfOnlyDelivering() || !withLockedState({ $0.next(&batch) }) { return }
+      if finishIfOnlyDelivering() { return }
+      let isPastBudget = deadline != .max && _multicast_monotonic_nanoseconds() >= deadline
+      switch withLockedState({ $0.next(&batch, owing: owed, isPastBudget: isPastBudget) }) {
+      case .deliver(let isOwed):
+        if !isOwed && deadline == .max {
+          deadline = _multicast_monotonic_nanoseconds() + Self.drainBudget
+        }
+      case .finish, .pauseScheduled:
+        return
+      case .pause:
+        scheduleDrain()
+        return
+      }
     }
   }
 
   /// Delivers `batch` in order, each run of one source's jobs at once.
   private func deliver(_ batch: [_DeliveryJob]) {
-    #if DEBUG || MULTICAST_INTERNAL_CHECKS
     checkDelivering()
-    #endif
-    // Jobs are read in place: a copy would copy each payload too.
+    Self.forEachRun(of: batch) { source, jobs in source.deliver(jobs, at: self) }
+  }
+
+  /// Calls `body` with each run of one source's jobs in `batch`, in order,
+  /// then finishes them (D8). Jobs are read in place: a copy would copy
+  /// each payload too.
+  private static func forEachRun(
+    of batch: [_DeliveryJob],
+    _ body: (any _DeliverySource, UnsafeBufferPointer<_DeliveryJob>) -> Void
+  ) {
     batch.withUnsafeBufferPointer { jobs in
       var start = jobs.startIndex
       while start < jobs.endIndex {
         let source = jobs[start].source
         var end = start + 1
         while end < jobs.endIndex, jobs[end].source === source { end += 1 }
-        source.deliver(UnsafeBufferPointer(rebasing: jobs[start..<end]), at: self)
+        body(source, UnsafeBufferPointer(rebasing: jobs[start..<end]))
         for index in start..<end { jobs[index].finish() }
         start = end
       }
     }
   }
 
-  /// How long a drain delivers before it gives its actor back (D9), in
-  /// nanoseconds: short enough that other work on the actor waits little,
-  /// long enough that hops stay rare (Performance, "Across actors").
+  /// How long a deliverer delivers beyond what it owes before it gives
+  /// its actor and its thread back (D9), in nanoseconds: short enough that
+  /// other work waits little, long enough that hops stay rare (Performance,
+  /// "Across actors").
   static let drainBudget: UInt64 = 500_000
 
   /// What a drain task runs on the destination's actor, `actor`.
   private func drain(on actor: isolated (any Actor)?) {
     var batch: [_DeliveryJob] = []
     guard withLockedState({ $0.startDrain(taking: &batch) }) else { return }
-    let deadline = _multicast_monotonic_nanoseconds() + Self.drainBudget
-    repeat {
-      deliver(batch)
-      batch.removeAll()
-      if _multicast_monotonic_nanoseconds() >= deadline {
-        if withLockedState({ $0.pause() }) { scheduleDrain() }
-        return
-      }
-    } while !finishIfOnlyDelivering() && withLockedState({ $0.next(&batch) })
+    deliverQueued(&batch)
   }
 
   /// ``drain(on:)`` for a mortal actor, which stops, its rest put back,
@@ -72,9 +80,7 @@ extension _Destination {
   private func drain(on actor: isolated any Actor, heldBy references: UInt) -> Bool {
     var batch: [_DeliveryJob] = []
     guard withLockedState({ $0.startDrain(taking: &batch) }) else { return false }
-    #if DEBUG || MULTICAST_INTERNAL_CHECKS
     checkDelivering()
-    #endif
     let deadline = _multicast_monotonic_nanoseconds() + Self.drainBudget
     repeat {
       for index in batch.indices {
@@ -88,8 +94,13 @@ extension _Destination {
       if _multicast_monotonic_nanoseconds() >= deadline {
         return withLockedState { $0.pause() }
       }
-    } while !finishIfOnlyDelivering() && withLockedState({ $0.next(&batch) })
-    return false
+      if finishIfOnlyDelivering() { return false }
+      switch withLockedState({ $0.next(&batch, owing: 0, isPastBudget: false) }) {
+      case .deliver: continue
+      case .finish, .pauseScheduled: return false
+      case .pause: return true
+      }
+    } while true
   }
 
   /// The number of strong references to `actor`, counting the caller's;
@@ -100,21 +111,24 @@ extension _Destination {
     _getRetainCount(actor)
   }
 
-  /// Schedules a task that drains the queue on the destination's actor; drops
-  /// what waits if the actor is gone (D7).
-  func scheduleDrain() {
+  /// Schedules a task that drains the queue on the destination's actor; or,
+  /// if the actor is gone, abandons what waits (D7): each job's source but
+  /// `spared` is told, in runs.
+  ///
+  /// - Returns: Whether the actor is gone.
+  @discardableResult
+  func scheduleDrain(sparing spared: AnyObject? = nil) -> Bool {
     guard actorIdentity != nil else {
       Task { self.drain(on: nil) }
-      return
+      return false
     }
     guard let actor else {
       var batch: [_DeliveryJob] = []
       withLockedState { $0.abandon(taking: &batch) }
-      for job in batch {
-        job.source.drop(job, at: self)
-        job.finish()
+      Self.forEachRun(of: batch) { source, jobs in
+        if source !== spared { source.drop(jobs, at: self) }
       }
-      return
+      return true
     }
     if isMainActor {
       Task { @MainActor in self.drain(on: MainActor.shared) }
@@ -133,5 +147,6 @@ extension _Destination {
         if isPaused { self.scheduleDrain() }
       }
     }
+    return false
   }
 }

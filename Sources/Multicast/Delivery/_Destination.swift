@@ -88,9 +88,7 @@ final class _Destination: @unchecked Sendable {
   var actor: (any Actor)? { isMainActor ? MainActor.shared : otherActor }
 
   /// What subscriptions made here record.
-  var key: _IsolationKey {
-    actorIdentity == nil ? .noActor : _IsolationKey(destination: self)
-  }
+  var key: _IsolationKey { _IsolationKey(actor: actorIdentity) }
 
   /// Whether the destination belongs to an actor that is gone (D7).
   var isOrphaned: Bool { isOfMortalActor && otherActor == nil }
@@ -135,49 +133,61 @@ final class _Destination: @unchecked Sendable {
     executor?.isCurrent(isMainActor: isMainActor) ?? false
   }
 
-  #if DEBUG || MULTICAST_INTERNAL_CHECKS
   /// Traps unless the caller delivers here as the one deliverer, on the
   /// destination's isolation (D3): in debug and checked builds, before any
   /// work is delivered, a queued broadcast whose body's isolation was
-  /// dropped included.
+  /// dropped included; empty otherwise.
+  @inline(__always)
   func checkDelivering() {
+    #if DEBUG || MULTICAST_INTERNAL_CHECKS
     precondition(
       _multicast_load_acquire(status) & _DeliveryState.Flags.delivering.rawValue != 0,
       "D3: work is delivered on a destination that no one claimed")
     precondition(
       actorIdentity == nil || isCurrentExecutor(),
       "D3: work is delivered off its destination's isolation")
+    #endif
   }
-  #endif
 
   // MARK: Arriving
 
-  /// Work arrives from `isolation` (``_DeliveryState/arrive(_:isHere:taking:)``);
+  /// Work arrives from `isolation` (``_DeliveryState/arrive(_:isHere:taking:owing:)``);
   /// `job` is made only if the work is queued.
   func arrive(
     _ job: () -> _DeliveryJob, from isolation: (any Actor)?, taking batch: inout [_DeliveryJob],
-    keepingAlive loaded: inout [any Actor]
+    owing owed: inout UInt64, keepingAlive loaded: inout [any Actor]
   ) -> _DeliveryState.Arrival {
     let isHere = isCurrent(isolation, keepingAlive: &loaded)
     if isHere, claimIfIdle() { return .deliverDirectly }
-    return withLockedState { $0.arrive(job, isHere: isHere, taking: &batch) }
+    return withLockedState { $0.arrive(job, isHere: isHere, taking: &batch, owing: &owed) }
   }
 
   /// Sends `job` from `isolation`: delivered before returning when the
-  /// caller runs here and no one delivers, otherwise queued.
+  /// caller runs here, otherwise queued.
   func send(_ job: _DeliveryJob, from isolation: (any Actor)?) {
     var batch: [_DeliveryJob] = []
+    var owed: UInt64 = 0
     var loaded: [any Actor] = []
-    switch arrive({ job }, from: isolation, taking: &batch, keepingAlive: &loaded) {
+    let arrival = arrive(
+      { job }, from: isolation, taking: &batch, owing: &owed, keepingAlive: &loaded)
+    loaded.removeAll()
+    complete(arrival, of: job, &batch, owing: owed)
+  }
+
+  /// Does what `arrival` of `job` says, after unlocking: delivers it and
+  /// what waits (`batch` first), or schedules a drain.
+  func complete(
+    _ arrival: _DeliveryState.Arrival, of job: _DeliveryJob, _ batch: inout [_DeliveryJob],
+    owing owed: UInt64
+  ) {
+    switch arrival {
     case .deliverDirectly:
-      #if DEBUG || MULTICAST_INTERNAL_CHECKS
       checkDelivering()
-      #endif
       job.deliver(at: self)
       job.finish()
-      deliverQueued(&batch)
+      deliverQueued(&batch, owing: owed)
     case .deliverBatch:
-      deliverQueued(&batch)
+      deliverQueued(&batch, owing: owed)
     case .scheduleDrain:
       scheduleDrain()
     case .none:
@@ -189,9 +199,11 @@ final class _Destination: @unchecked Sendable {
   /// a drain task can deliver.
   func enqueue(_ job: _DeliveryJob) {
     var batch: [_DeliveryJob] = []
-    if withLockedState({ $0.arrive({ job }, isHere: false, taking: &batch) }) == .scheduleDrain {
-      scheduleDrain()
+    var owed: UInt64 = 0
+    let arrival = withLockedState {
+      $0.arrive({ job }, isHere: false, taking: &batch, owing: &owed)
     }
+    if arrival == .scheduleDrain { scheduleDrain() }
   }
 
   /// Delivers what waits, for a caller that runs here with nothing to send,
@@ -200,7 +212,10 @@ final class _Destination: @unchecked Sendable {
     // Work that arrives after this load schedules its own drain.
     if _multicast_load_acquire(status) & _DeliveryState.Flags.waiting.rawValue == 0 { return }
     var batch: [_DeliveryJob] = []
-    if withLockedState({ $0.claim(taking: &batch) }) { deliverQueued(&batch) }
+    var owed: UInt64 = 0
+    if withLockedState({ $0.claim(taking: &batch, owing: &owed) }) {
+      deliverQueued(&batch, owing: owed)
+    }
   }
 
   /// Whether nothing waits, no one delivers, and no drain is on its way.

@@ -23,35 +23,21 @@ extension _EventCore {
     }
     var claimed: (destination: _Destination, job: _DeliveryJob)?
     var batch: [_DeliveryJob] = []
+    var owed: UInt64 = 0
     var arrival = _DeliveryState.Arrival.none
     var loaded: [any Actor] = []
     let registration = register(object, from: isolation, handler: handler) {
-      registration, destinationIndex, guarded, latest in
+      registration, destination, _, latest in
       registered(registration)
       guard let first = latest else { return }
-      let destination = guarded.destinations[destinationIndex]
       let job = _DeliveryJob(self, .first(_Value(value: first), registration))
       arrival = destination.arrive(
-        { job }, from: isolation, taking: &batch, keepingAlive: &loaded)
+        { job }, from: isolation, taking: &batch, owing: &owed, keepingAlive: &loaded)
       claimed = (destination, job)
     }
     loaded.removeAll()  // after unlocking (D12)
     if let (destination, job) = claimed {
-      switch arrival {
-      case .deliverDirectly:
-        #if DEBUG || MULTICAST_INTERNAL_CHECKS
-        destination.checkDelivering()
-        #endif
-        job.deliver(at: destination)
-        job.finish()
-        destination.deliverQueued(&batch)
-      case .deliverBatch:
-        destination.deliverQueued(&batch)
-      case .scheduleDrain:
-        destination.scheduleDrain()
-      case .none:
-        break
-      }
+      destination.complete(arrival, of: job, &batch, owing: owed)
     }
     return registration
   }

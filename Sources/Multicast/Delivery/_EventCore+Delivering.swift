@@ -18,11 +18,9 @@ extension _EventCore {
       switch job.kind {
       case .send(let payload, let end):
         var cursor = run.map { storage.beginBroadcast(alongside: $0, registeredBefore: end) }
-        var reached = false
         payload.lend { value in
-          reached = walk(value, from: &cursor, end: end, destination.key, noDestination).first
+          walk(value, from: &cursor, end: end, destination.key, noDestination)
         }
-        if !reached { dropIfUnobserved(destination) }
       case .first(let payload, let registration):
         deliverFirst(payload, to: registration, at: destination)
       case .notices:
@@ -33,64 +31,45 @@ extension _EventCore {
     }
   }
 
-  /// A queued job that will never be delivered, its destination's actor
+  /// Queued jobs that will never be delivered, their destination's actor
   /// gone (D7): the destination goes; waiting notices are dropped.
-  func drop(_ job: _DeliveryJob, at destination: _Destination) {
-    if case .notices = job.kind {
+  func drop(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
+    if jobs.contains(where: { if case .notices = $0.kind { true } else { false } }) {
       storage.withLockedState(changing: false) { state in
         while state.guarded.notices.takeNext() != nil {}
       }
-    } else {
-      dropIfUnobserved(destination)
     }
+    drop(orphaned: [destination])
   }
 
   /// Calls, with the value at `value`, in registration order, every live
   /// subscription numbered below `end` whose destination's key is `first`
   /// or `second`; from `cursor` if the send began the walk (it is used up).
-  ///
-  /// - Returns: Whether it reached a subscription of each.
+  /// Subscriptions whose targets died unremoved are swept if they cost the
+  /// walk too much (the storage's README, section 5).
   @inline(__always) func walk(
     _ value: UnsafeRawPointer, from cursor: inout _SubscriberCursor?,
     end: UInt64, _ first: _IsolationKey, _ second: _IsolationKey
-  ) -> (first: Bool, second: Bool) {
-    var reached = (first: false, second: false)
+  ) {
     let start = cursor.take() ?? storage.beginBroadcast(registeredBefore: end)
     #if MULTICAST_INTERNAL_CHECKS
     precondition(start.end == end, "D5: a send's walk does not stop at the send's end")
     #endif
     // Other destinations' targets are not loaded (D12), nor the core, which
     // is alive while it sends.
-    storage.forEach(
+    let tally = storage.forEach(
       from: start, where: { $0.pointee.isolation == first || $0.pointee.isolation == second },
       holding: self
     ) { object, subscriber in
-      if subscriber.pointee.isolation == first {
-        reached.first = true
-      } else {
-        reached.second = true
-      }
       subscriber.pointee.handler(object, value, pairOffset: pairOffset)
     }
-    return reached
+    if _slowPath(tally.dead > 0) { sweep(after: tally) }
   }
 
-  /// After a delivery on `destination` reached no one: drops it from
-  /// `destinations` if no live subscription is left there, or with its
-  /// subscriptions if its actor is gone (D6, D7), and records, as any
-  /// change does, whether the event lost its last live subscription.
-  func dropIfUnobserved(_ destination: _Destination) {
-    // The caller runs on the destination's isolation, whose targets may load,
-    // or the destination is orphaned, and none is loaded.
-    let liveObject = change(from: destination.actor) { state, garbage -> AnyObject? in
-      if destination.isOrphaned {
-        drop(orphaned: destination, &state, &garbage)
-        return nil
-      }
-      let liveObject = state.firstLiveObject { $0.isolation == destination.key }
-      if liveObject == nil { state.guarded.destinations.removeAll { $0 === destination } }
-      return liveObject
-    }
-    withExtendedLifetime(liveObject) {}  // released after unlocking
+  /// Sweeps after a walk that found the dead costing it too much, and
+  /// records whether a live subscription is left (D10).
+  @inline(never)
+  func sweep(after tally: _WalkTally) {
+    if storage.sweep(after: tally) && hasNotices { recordOccupancyAfterSweep(from: nil) }
   }
 }

@@ -11,21 +11,15 @@ extension _EventCore {
     _ body: (inout Registry.State, inout Registry.Garbage) -> Result
   ) -> Result {
     guard hasNotices else {
-      #if MULTICAST_INTERNAL_CHECKS
       return storage.mutate { state, garbage in
         let result = body(&state, &garbage)
         checkDestinations(state)
         return result
       }
-      #else
-      return storage.mutate(body)
-      #endif
     }
     let (result, outcome, liveObject) = storage.mutateWithoutSweeping { state, garbage in
       let result = body(&state, &garbage)
-      #if MULTICAST_INTERNAL_CHECKS
       checkDestinations(state)
-      #endif
       let (outcome, liveObject) = recordOccupancy(of: &state, from: isolation)
       return (result, outcome, liveObject)
     }
@@ -47,7 +41,10 @@ extension _EventCore {
   private func recordOccupancy(
     of state: inout Registry.State, from isolation: (any Actor)?
   ) -> (_OccupancyNotices.Outcome, AnyObject?) {
-    let here = state.guarded.destinations.first { $0.serves(isolation) }?.key ?? noDestination
+    // The caller's own actor only is loaded, which it holds (D12).
+    let key = _IsolationKey(isolation)
+    let here =
+      state.guarded.destinations[key]?.destination.serves(isolation) == true ? key : noDestination
     let core = ObjectIdentifier(self)
     let isOccupied = state.hasRegistration { object, subscriber in
       object == core || (subscriber.isolation != .noActor && subscriber.isolation != here)
@@ -58,7 +55,7 @@ extension _EventCore {
   }
 
   /// Decides again, after a sweep, whether a live registration is left.
-  private func recordOccupancyAfterSweep(from isolation: (any Actor)?) {
+  func recordOccupancyAfterSweep(from isolation: (any Actor)?) {
     let (outcome, liveObject) = storage.withLockedState(changing: false) { state in
       recordOccupancy(of: &state, from: isolation)
     }

@@ -72,7 +72,9 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     replaysLatest: Bool = false, pairOffset: Int = 0, latest: Value? = nil,
     upstream: _UpstreamLink? = nil
   ) {
-    storage = Registry(guarding: _CoreState())
+    storage = Registry(guarding: _CoreState()) { state, subscriber in
+      state.unsubscribed(from: subscriber.isolation)
+    }
     self.latest = latest
     self.upstream = upstream
     ownerDestination = owner.map { _Destination.of($0) }
@@ -110,46 +112,41 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   }
 
   /// ``register(_:from:handler:)``, with `registered` run in the section
-  /// that makes the registration, before any send can reach it, with the
-  /// index of its destination.
+  /// that makes the registration, before any send can reach it, with its
+  /// destination.
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
     registered: (
-      _Registration, _ destination: Int, inout _CoreState, _ latest: inout Value?
+      _Registration, _Destination, inout _CoreState, _ latest: inout Value?
     ) -> Void
   ) -> _Registration {
+    let key = _IsolationKey(isolation)
     // An actor's destination is looked up outside the section (D12).
-    var destination: _Destination? = nil
+    var lookedUp: _Destination? = nil
     while true {
       let registered = storage.mutate {
         state, garbage -> (_Registration, _OccupancyNotices.Outcome)? in
-        let identity = isolation.map { ObjectIdentifier($0) }
-        // Found by index: taking a destination out would retain it, slowly,
-        // since the registry's weak reference gives it a side table.
-        var index = state.guarded.destinations.firstIndex { $0.actorIdentity == identity }
-        // A dead actor's destination at the caller's identity goes (D7).
-        if let found = index, state.guarded.destinations[found].isOrphaned {
-          drop(orphaned: state.guarded.destinations[found], &state, &garbage)
-          index = nil
+        var destination = state.guarded.destinations[key]?.destination
+        // A dead actor's, at the caller's identity, goes first (D7).
+        if let found = destination, found.isOrphaned {
+          drop(orphaned: [found], &state, &garbage)
+          destination = nil
         }
-        if index == nil {
-          if isolation != nil && destination == nil { return nil }
-          state.guarded.destinations.append(destination ?? _Destination(actor: nil))
-          index = state.guarded.destinations.count - 1
+        if destination == nil {
+          guard isolation == nil || lookedUp != nil else { return nil }
+          destination = lookedUp ?? state.guarded.ownDestination
         }
-        let here = index.unsafelyUnwrapped
+        let here = destination.unsafelyUnwrapped
         #if MULTICAST_INTERNAL_CHECKS
         precondition(
-          state.guarded.destinations[here].serves(isolation),
+          here.serves(isolation),
           "D7: a subscription is recorded on a destination that does not serve its isolation")
         #endif
-        let subscriber = _Subscriber(
-          isolation: state.guarded.destinations[here].key, handler: handler)
-        let registration = state.append(object, payload: subscriber, &garbage)
+        let registration = state.append(
+          object, payload: _Subscriber(isolation: key, handler: handler), &garbage)
+        state.guarded.subscribed(on: here)
         registered(registration, here, &state.guarded, &latest)
-        #if MULTICAST_INTERNAL_CHECKS
         checkDestinations(state)
-        #endif
         return (registration, state.guarded.notices.record(isOccupied: true))
       }
       if let (registration, outcome) = registered {
@@ -157,7 +154,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
         upstream?.update()  // D11
         return registration
       }
-      destination = _Destination.of(isolation)
+      lookedUp = _Destination.of(isolation)
     }
   }
 
@@ -177,19 +174,30 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     withLockedState { state, latest in body(&state.guarded, &latest) }
   }
 
-  /// Ends the subscriptions of `destination`, whose actor is gone, and drops
-  /// it (D7), in a section of the storage, loading no other actor (D12).
+  /// Ends the subscriptions of `orphans`, destinations whose actors are
+  /// gone, which goes with them (D7): in one pass over the registrations,
+  /// however many they are, loading no target (D12).
   ///
-  /// - Complexity: O(n), where n is the number of registrations.
+  /// - Complexity: O(n + k), where n is the number of registrations and k
+  ///   of orphans.
   func drop(
-    orphaned destination: _Destination, _ state: inout Registry.State,
+    orphaned orphans: [_Destination], _ state: inout Registry.State,
     _ garbage: inout Registry.Garbage
   ) {
-    let key = destination.key
-    state.removeAll(&garbage, replacingPayloadsWith: _Subscriber.ended) { _, subscriber in
-      subscriber.isolation == key
+    var keys = Set<_IsolationKey>()
+    for orphan in orphans where state.guarded.destinations[orphan.key]?.destination === orphan {
+      keys.insert(orphan.key)
     }
-    state.guarded.destinations.removeAll { $0 === destination }
+    guard !keys.isEmpty else { return }
+    state.removeAll(&garbage, replacingPayloadsWith: _Subscriber.ended) { _, subscriber in
+      keys.contains(subscriber.isolation)
+    }
+  }
+
+  /// Drops `orphans`, destinations whose actors are gone, with their
+  /// subscriptions, in one change.
+  func drop(orphaned orphans: [_Destination]) {
+    change(from: nil) { state, garbage in drop(orphaned: orphans, &state, &garbage) }
   }
 
   /// Ends `registration`, if it has not ended.
@@ -218,7 +226,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// The destinations, for tests.
   var destinationsForTesting: [_Destination] {
-    storage.withLockedState(changing: false) { $0.guarded.destinations }
+    storage.withLockedState(changing: false) { $0.guarded.destinations.values.map(\.destination) }
   }
 }
 
@@ -227,17 +235,66 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 /// so that the state's layout is known to code not specialized for a value.)
 @usableFromInline
 struct _CoreState {
-  /// One destination per isolation with subscriptions (D6).
-  var destinations: [_Destination] = [] {
-    didSet {
-      soleDestination = destinations.count == 1 ? Unmanaged.passUnretained(destinations[0]) : nil
-    }
+  /// A destination and the number of registrations not removed that
+  /// record its key (D6).
+  struct Subscribed {
+    let destination: _Destination
+    var count: Int
   }
+
+  /// The destinations the event's subscriptions run on, by key: one is
+  /// added by the first registration on it and dropped with the last (D6).
+  private(set) var destinations: [_IsolationKey: Subscribed] = [:]
   /// The destination, when there is exactly one; `destinations` holds it.
   private(set) var soleDestination: Unmanaged<_Destination>? = nil
+  /// The event's destination of no actor, kept for the core's life once
+  /// made, so that a send may deliver there holding no reference to it.
+  private var ownDestinationIfMade: _Destination? = nil
   /// The owner's notices, recorded and told (D10).
   var notices = _OccupancyNotices()
   /// An observable value's registrar for Observation, made by its first
   /// read of the value.
   @usableFromInline var observation: _ValueObservation? = nil
+
+  /// The event's destination of no actor, made on first use.
+  var ownDestination: _Destination {
+    mutating get {
+      if let ownDestinationIfMade { return ownDestinationIfMade }
+      let made = _Destination(actor: nil)
+      ownDestinationIfMade = made
+      return made
+    }
+  }
+
+  /// Counts a registration on `destination`, adding it if it is new.
+  ///
+  /// - Complexity: O(1) on average.
+  mutating func subscribed(on destination: _Destination) {
+    guard (destinations[destination.key]?.count += 1) == nil else { return }
+    destinations[destination.key] = Subscribed(destination: destination, count: 1)
+    noteSole()
+  }
+
+  /// Counts a registration on `key` removed, dropping its destination with
+  /// the last: the storage calls it for every removal.
+  ///
+  /// - Complexity: O(1) on average.
+  mutating func unsubscribed(from key: _IsolationKey) {
+    guard let count = destinations[key]?.count else {
+      preconditionFailure(
+        "D6: a registration was removed from a destination its event does not have")
+    }
+    if count > 1 {
+      destinations[key]?.count = count - 1
+    } else {
+      destinations[key] = nil
+      noteSole()
+    }
+  }
+
+  private mutating func noteSole() {
+    soleDestination =
+      destinations.count == 1
+      ? Unmanaged.passUnretained(destinations.first!.value.destination) : nil
+  }
 }

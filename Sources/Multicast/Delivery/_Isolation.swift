@@ -3,26 +3,27 @@
 
 internal import _MulticastAtomics
 
-/// Which destination a subscription runs on, as it records it: the identity
-/// of an actor's ``_Destination``, or ``noActor``.
+/// Which destination a subscription runs on, as it records it: its actor's
+/// identity, or ``noActor``.
 ///
-/// Never the actor's identity, which a new actor may reuse (D7).
+/// A new actor may reuse a dead one's identity. An event never holds two
+/// destinations of one identity, and drops a destination only with the last
+/// registration that records it, so no registration of the dead actor is
+/// left when the new one's destination is made (D6, D7).
 struct _IsolationKey: Hashable, Sendable {
-  let destination: ObjectIdentifier?
+  let actor: ObjectIdentifier?
 
-  init(destination: _Destination) {
-    self.destination = ObjectIdentifier(destination)
+  /// The key of code whose isolation is `isolation`.
+  init(_ isolation: (any Actor)?) {
+    actor = isolation.map { ObjectIdentifier($0) }
   }
 
-  /// A key that no subscription has.
-  init(unmatched object: AnyObject) {
-    destination = ObjectIdentifier(object)
+  init(actor: ObjectIdentifier?) {
+    self.actor = actor
   }
-
-  private init() { destination = nil }
 
   /// The isolation of code isolated to no actor.
-  static let noActor = _IsolationKey()
+  static let noActor = _IsolationKey(actor: nil)
 }
 
 /// Where code runs, as the concurrency runtime tells it: the identity of a

@@ -158,5 +158,5 @@ extension MulticastDelegate: _DeliverySource {
   }
 
   /// A broadcast for an actor that is gone has no one to reach.
-  func drop(_ job: _DeliveryJob, at destination: _Destination) {}
+  func drop(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {}
 }

@@ -34,6 +34,23 @@ struct _BroadcastCursor<Payload, Index: _EntryIndex> {
   }
 }
 
+/// What a walk found: registrations whose objects lived, and those whose
+/// objects had died unremoved.
+@usableFromInline
+struct _WalkTally {
+  @usableFromInline var live = 0
+  @usableFromInline var dead = 0
+
+  @inlinable init() {}
+
+  /// Whether the dead cost the walk too much to be left: as much as the
+  /// living, or everything, since the walk found no one alive (README.md,
+  /// section 5).
+  @inlinable var isMostlyDead: Bool {
+    dead > 0 && (live == 0 || dead >= Swift.max(8, live))
+  }
+}
+
 extension _ObserverStorage {
   /// Calls `body` with each live registration that existed when the call
   /// began and is not removed before its turn, in registration order, with no
@@ -68,12 +85,20 @@ extension _ObserverStorage {
   ) rethrows {
     assert(state.pointee.ownerKey == nil, "a walk that skips the owner's registrations")
     var cursor = start
-    defer { endBroadcast(cursor) }
+    var tally = _WalkTally()
     while cursor.position < cursor.endPosition {
       let stamp = cursor.buffer.stamp(at: cursor.position)
       if _fastPath(stamp.isRegisteredHere) {
         if let object = cursor.entries[cursor.position].object {
-          try body(object, cursor.payloads[cursor.position])
+          tally.live &+= 1
+          do {
+            try body(object, cursor.payloads[cursor.position])
+          } catch {
+            endBroadcast(cursor)
+            throw error
+          }
+        } else {
+          tally.dead &+= 1
         }
       } else if !stamp.isRemoved {
         // I5: moved; go on in the buffer that replaced this one.
@@ -82,6 +107,8 @@ extension _ObserverStorage {
       }
       cursor.position += 1
     }
+    endBroadcast(cursor)
+    if _slowPath(tally.dead > 0) { _ = sweep(after: tally) }
   }
 
   /// Calls `body` with each live registration from `start` on whose payload
@@ -92,13 +119,17 @@ extension _ObserverStorage {
   /// call (I4). A registration of `alive`, which the caller keeps alive, is
   /// found by identity and lent `alive`, with no weak load; in a storage
   /// with an owner, pass the owner.
-  @inlinable
+  /// Calls `body` with each registration from `start` that `isIncluded`
+  /// and whose object lives, lending `alive` for the registrations that
+  /// hold it; returns how many it called, and how many it found dead.
+  @inlinable @discardableResult
   func forEach(
     from start: _BroadcastCursor<Payload, Index>,
     where isIncluded: (UnsafePointer<Payload>) -> Bool, holding alive: AnyObject,
     _ body: (_ object: borrowing AnyObject, _ payload: UnsafePointer<Payload>) throws -> Void
-  ) rethrows {
+  ) rethrows -> _WalkTally {
     var cursor = start
+    var tally = _WalkTally()
     defer { endBroadcast(cursor) }
     let aliveKey = ObjectIdentifier(alive)
     assert(
@@ -109,9 +140,13 @@ extension _ObserverStorage {
       if _fastPath(stamp.isRegisteredHere) {
         if isIncluded(cursor.payloads + cursor.position) {
           if cursor.entries[cursor.position].key == aliveKey {
+            tally.live &+= 1
             try body(alive, cursor.payloads + cursor.position)
           } else if let object = cursor.entries[cursor.position].object {
+            tally.live &+= 1
             try body(object, cursor.payloads + cursor.position)
+          } else {
+            tally.dead &+= 1
           }
         }
       } else if !stamp.isRemoved {
@@ -121,5 +156,6 @@ extension _ObserverStorage {
       }
       cursor.position += 1
     }
+    return tally
   }
 }

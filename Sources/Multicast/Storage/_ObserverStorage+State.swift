@@ -47,6 +47,10 @@ extension _ObserverStorage {
     /// What the owner guards with this lock besides the registrations.
     @usableFromInline
     var guarded: Guarded
+    /// Told of each registration removed, in the section that removes it,
+    /// however it goes (removed, swept, replaced): an event counts its
+    /// destinations' subscriptions with it.
+    let onRemoval: ((inout Guarded, Payload) -> Void)?
 
     #if DEBUG
     /// What a broadcast that begins without the lock runs after it reads
@@ -65,10 +69,14 @@ extension _ObserverStorage {
     /// else does.
     var changes: UInt64 { nextSequence &+ removals }
 
-    init(buffer: Buffer, readers: _ReaderSlots, guarded: Guarded) {
+    init(
+      buffer: Buffer, readers: _ReaderSlots, guarded: Guarded,
+      onRemoval: ((inout Guarded, Payload) -> Void)?
+    ) {
       self.buffer = buffer
       self.readers = readers
       self.guarded = guarded
+      self.onRemoval = onRemoval
     }
   }
 }

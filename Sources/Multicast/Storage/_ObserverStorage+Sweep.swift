@@ -41,6 +41,15 @@ extension _ObserverStorage {
     }
   }
 
+  /// Sweeps after a walk that found the dead costing it too much, so that
+  /// they cost no later walk: the sweep costs about what the walk did.
+  ///
+  /// - Returns: Whether the sweep removed any registration.
+  @usableFromInline @inline(never)
+  func sweep(after tally: _WalkTally) -> Bool {
+    tally.isMostlyDead && sweep()
+  }
+
   /// Sweeps if a sweep is wanted and no other thread claimed it first.
   ///
   /// - Returns: Whether the sweep removed any registration.

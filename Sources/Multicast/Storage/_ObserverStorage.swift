@@ -48,8 +48,9 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
   @usableFromInline
   typealias Buffer = _ObserverBuffer<Payload, Index>
 
-  /// Creates an empty storage, beside which its owner keeps `guarded`.
-  init(guarding guarded: Guarded) {
+  /// Creates an empty storage, beside which its owner keeps `guarded`, told
+  /// of each removal by `onRemoval`.
+  init(guarding guarded: Guarded, onRemoval: ((inout Guarded, Payload) -> Void)? = nil) {
     // One allocation: the state, the lock, the control words, the first,
     // empty buffer, and last the first reader slot, on a line of its own.
     let lockOffset = _BufferLayout.aligned(MemoryLayout<State>.stride, to: _Lock.alignment)
@@ -66,7 +67,8 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
     let readers = _ReaderSlots(
       control: memory + controlOffset, firstSlot: memory + firstSlotOffset, buffer: empty.base)
     state = memory.bindMemory(to: State.self, capacity: 1)
-    state.initialize(to: State(buffer: empty, readers: readers, guarded: guarded))
+    state.initialize(
+      to: State(buffer: empty, readers: readers, guarded: guarded, onRemoval: onRemoval))
     self.readers = readers
     lock = _Lock(initializing: memory + lockOffset)
   }
