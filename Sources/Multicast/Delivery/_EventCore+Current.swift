@@ -15,31 +15,45 @@ extension _EventCore {
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
     startingWithLatest: Bool, registered: (_Registration) -> Void
   ) -> _Registration {
-    // The common case handles no `Value`.
-    guard startingWithLatest || replaysLatest else {
-      return register(object, from: isolation, handler: handler) { registration, _, _, _ in
-        registered(registration)
-      }
-    }
-    var claimed: (destination: _Destination, job: _DeliveryJob)?
+    var garbage = _SubscriberGarbage()
+    let (registration, followup) = register(
+      object, from: isolation, handler: handler, startingWithLatest: startingWithLatest,
+      into: &garbage, registered: registered)
+    _ = consume garbage
+    follow(followup, from: isolation)
+    storage.sweepIfWanted()
+    return registration
+  }
+
+  /// ``register(_:from:handler:startingWithLatest:registered:)``'s section
+  /// alone: what it dropped goes to `garbage`.
+  ///
+  /// - Returns: The registration, and what is left to do once no lock is
+  ///   held (``follow(_:from:)``): the first value's delivery among it.
+  func register(
+    _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
+    startingWithLatest: Bool, into garbage: inout _SubscriberGarbage,
+    registered: (_Registration) -> Void
+  ) -> (_Registration, _Followup) {
+    var first: (destination: _Destination, job: _DeliveryJob, arrival: _DeliveryState.Arrival)?
     var batch: [_DeliveryJob] = []
     var owed: UInt64 = 0
-    var arrival = _DeliveryState.Arrival.none
     var loaded: [any Actor] = []
-    let registration = register(object, from: isolation, handler: handler) {
-      registration, destination, _, latest in
+    var (registration, followup) = register(
+      object, from: isolation, handler: handler, into: &garbage
+    ) { registration, destination, _, latest in
       registered(registration)
-      guard let first = latest else { return }
-      let job = _DeliveryJob(self, .first(_Value(value: first), registration))
-      arrival = destination.arrive(
+      guard startingWithLatest || replaysLatest, let latest else { return }
+      let job = _DeliveryJob(self, .first(_Value(value: latest), registration))
+      let arrival = destination.arrive(
         { job }, from: isolation, taking: &batch, owing: &owed, keepingAlive: &loaded)
-      claimed = (destination, job)
+      first = (destination, job, arrival)
     }
-    loaded.removeAll()  // after unlocking (D12)
-    if let (destination, job) = claimed {
-      destination.complete(arrival, of: job, &batch, owing: owed)
-    }
-    return registration
+    followup.loaded = loaded
+    followup.first = first
+    followup.firstBatch = batch
+    followup.firstOwed = owed
+    return (registration, followup)
   }
 
   /// Delivers a first value to its one registration, if still registered.
@@ -48,7 +62,7 @@ extension _EventCore {
   ) {
     var cursor = Optional(storage.beginBroadcast(of: registration))
     payload.lend { value in
-      _ = walk(value, from: &cursor, end: registration.sequence + 1, destination.key, noDestination)
+      walk(value, from: &cursor, end: registration.sequence + 1, destination.key, noDestination)
     }
   }
 }

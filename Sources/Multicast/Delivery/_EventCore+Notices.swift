@@ -1,32 +1,74 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+/// The garbage of every event's storage: what a change dropped, released
+/// once no lock is held.
+typealias _SubscriberGarbage = _HandleRegistry<_Subscriber, _CoreState>.Garbage
+
+/// What a change to an event's registrations leaves to do once no lock is
+/// held ("decide under the lock, act after it"): release the live object
+/// its section loaded, tell the owner of a transition (D10), deliver a new
+/// subscription's first value, connect a derived event upstream (D11).
+struct _Followup {
+  var outcome = _OccupancyNotices.Outcome.none
+  var liveObject: AnyObject? = nil
+  /// Actors a section loaded to see that they live (D12).
+  var loaded: [any Actor] = []
+  var first: (destination: _Destination, job: _DeliveryJob, arrival: _DeliveryState.Arrival)? = nil
+  var firstBatch: [_DeliveryJob] = []
+  var firstOwed: UInt64 = 0
+  var connectsUpstream = false
+}
+
 extension _EventCore {
-  /// Makes `body`'s change to the registrations, records in the same
-  /// section whether a live registration is left, then tells the owner of
-  /// any transition: deciding under the lock makes the notices exact (D10).
+  /// Makes `body`'s change to the registrations in one section, and
+  /// records there whether a live registration is left, which is then
+  /// exact (D10), unless `body` records it (`isRecorded`); what the section
+  /// dropped goes to `garbage`.
+  ///
+  /// - Returns: `body`'s result, and what is left to do, with `garbage`
+  ///   released first, once no lock is held (``follow(_:from:)``).
+  @inline(__always)
+  func change<Result>(
+    from isolation: (any Actor)?, into garbage: inout _SubscriberGarbage,
+    isRecorded: Bool = false,
+    _ body: (inout Registry.State, inout Registry.Garbage) -> Result
+  ) -> (Result, _Followup) {
+    storage.withLockedState { state in
+      let result = body(&state, &garbage)
+      checkDestinations(state)
+      var followup = _Followup()
+      if hasNotices && !isRecorded {
+        (followup.outcome, followup.liveObject) = recordOccupancy(of: &state, from: isolation)
+      }
+      return (result, followup)
+    }
+  }
+
+  /// Does what a change left to do, with no lock held.
+  func follow(_ followup: consuming _Followup, from isolation: (any Actor)?) {
+    followup.liveObject = nil
+    followup.loaded = []
+    notifyOwner(followup.outcome, from: isolation)
+    if followup.connectsUpstream { upstream?.update() }  // D11
+    if let (destination, job, arrival) = followup.first {
+      destination.complete(arrival, of: job, &followup.firstBatch, owing: followup.firstOwed)
+    }
+  }
+
+  /// Makes `body`'s change, then does what it leaves to do, then sweeps if
+  /// a sweep is wanted.
   @discardableResult @inline(__always)
   func change<Result>(
     from isolation: (any Actor)?,
     _ body: (inout Registry.State, inout Registry.Garbage) -> Result
   ) -> Result {
-    guard hasNotices else {
-      return storage.mutate { state, garbage in
-        let result = body(&state, &garbage)
-        checkDestinations(state)
-        return result
-      }
-    }
-    let (result, outcome, liveObject) = storage.mutateWithoutSweeping { state, garbage in
-      let result = body(&state, &garbage)
-      checkDestinations(state)
-      let (outcome, liveObject) = recordOccupancy(of: &state, from: isolation)
-      return (result, outcome, liveObject)
-    }
-    withExtendedLifetime(liveObject) {}  // released after unlocking
-    notifyOwner(outcome, from: isolation)
+    var garbage = _SubscriberGarbage()
+    let (result, followup) = change(from: isolation, into: &garbage, body)
+    _ = consume garbage
+    follow(followup, from: isolation)
     // A sweep may drop dead targets of other actors, counted as alive above.
-    if storage.sweepIfWanted() { recordOccupancyAfterSweep(from: isolation) }
+    if storage.sweepIfWanted() && hasNotices { recordOccupancyAfterSweep(from: isolation) }
     return result
   }
 

@@ -158,6 +158,10 @@ extension _EventCore: _DeliverySource {
         break
       }
     }
+    // The event's own destination first, whatever the dictionary's order.
+    if local.second?.destination.actorIdentity == nil, local.second != nil {
+      swap(&local.first, &local.second)
+    }
     if local.first?.skipsQueue == true || local.second?.skipsQueue == true {
       local.cursor = state.beginBroadcast()
     }

@@ -113,18 +113,22 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// ``register(_:from:handler:)``, with `registered` run in the section
   /// that makes the registration, before any send can reach it, with its
-  /// destination.
+  /// destination; what it dropped goes to `garbage`.
+  ///
+  /// - Returns: The registration, and what is left to do once no lock is
+  ///   held (``follow(_:from:)``).
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
+    into garbage: inout _SubscriberGarbage,
     registered: (
       _Registration, _Destination, inout _CoreState, _ latest: inout Value?
     ) -> Void
-  ) -> _Registration {
+  ) -> (_Registration, _Followup) {
     let key = _IsolationKey(isolation)
     // An actor's destination is looked up outside the section (D12).
     var lookedUp: _Destination? = nil
     while true {
-      let registered = storage.mutate {
+      let (made, _) = change(from: isolation, into: &garbage, isRecorded: true) {
         state, garbage -> (_Registration, _OccupancyNotices.Outcome)? in
         var destination = state.guarded.destinations[key]?.destination
         // A dead actor's, at the caller's identity, goes first (D7).
@@ -146,13 +150,10 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
           object, payload: _Subscriber(isolation: key, handler: handler), &garbage)
         state.guarded.subscribed(on: here)
         registered(registration, here, &state.guarded, &latest)
-        checkDestinations(state)
         return (registration, state.guarded.notices.record(isOccupied: true))
       }
-      if let (registration, outcome) = registered {
-        notifyOwner(outcome, from: isolation)
-        upstream?.update()  // D11
-        return registration
+      if let (registration, outcome) = made {
+        return (registration, _Followup(outcome: outcome, connectsUpstream: true))
       }
       lookedUp = _Destination.of(isolation)
     }
