@@ -22,8 +22,6 @@ private final class Machine {
   private var labels: Labels { Self.labels }
   var state = _DeliveryState()
   var batch: [_DeliveryJob] = []
-  /// The last job the deliverer owes.
-  var owed: UInt64 = 0
 
   var batchNumbers: [Int] { batch.map(Self.number) }
   var waitingNumbers: [Int] { state.waiting.map(Self.number) }
@@ -36,22 +34,20 @@ private final class Machine {
     return Int(end)
   }
 
-  /// Job `number` arrives; a batch it is handed replaces the current one.
-  func arrive(_ number: Int, isHere: Bool) -> _DeliveryState.Arrival {
+  /// Job `number` arrives from `thread`; a batch it is handed replaces the
+  /// current one.
+  func arrive(_ number: Int, isHere: Bool, thread: UInt32 = 1) -> _DeliveryState.Arrival {
     var taken: [_DeliveryJob] = []
     let job = _DeliveryJob(labels, .send(_Value(value: ()), end: UInt64(number)))
-    let arrival = state.arrive({ job }, isHere: isHere, taking: &taken, owing: &owed)
+    let arrival = state.arrive({ job }, isHere: isHere, thread: thread, taking: &taken)
     if arrival == .deliverDirectly { job.finish() }
     if arrival == .deliverBatch { batch = taken }
     check()
     return arrival
   }
 
-  func claim() -> Bool { transition { $0.claim(taking: &$1, owing: &owed) } }
-  func startDrain() -> Bool {
-    owed = 0
-    return transition { $0.startDrain(taking: &$1) }
-  }
+  func claim() -> Bool { transition { $0.claim(taking: &$1, thread: 1) } }
+  func startDrain() -> Bool { transition { $0.startDrain(taking: &$1, thread: 3) } }
 
   /// Hands back the delivered batch and takes the next, within budget.
   func next() -> Bool {
@@ -63,7 +59,7 @@ private final class Machine {
   func next(isPastBudget: Bool) -> _DeliveryState.Next {
     finishBatch()
     defer { check() }
-    return state.next(&batch, owing: owed, isPastBudget: isPastBudget)
+    return state.next(&batch, isPastBudget: isPastBudget)
   }
 
   /// Pauses between two batches, the batch delivered.
@@ -150,7 +146,7 @@ struct DeliveryStateTests {
   func adoptsLockFreeChanges() {
     let machine = Machine()
     // A caller here claimed the destination without the lock.
-    machine.state.applyLockFreeTransitions(.onlyDelivering)
+    machine.state.applyLockFreeTransitions(.onlyDelivering, claimer: 1)
     #expect(machine.arrive(1, isHere: false) == .none)
     #expect(machine.waitingNumbers == [1])
     #expect(machine.next())
@@ -289,5 +285,28 @@ struct DeliveryStateTests {
     }
     #expect(machine.waitingNumbers == [2 * limit + 4])
     #expect(machine.state.isScheduled && !machine.state.isDelivering)
+  }
+
+  @Test(
+    "What the deliverer's own thread sends while it delivers is part of what it owes; what other threads send is not"
+  )
+  func reentrantWorkIsOwed() {
+    let machine = Machine()
+    // Thread 1 delivers its send directly; its handler sends again.
+    #expect(machine.arrive(1, isHere: true, thread: 1) == .deliverDirectly)
+    #expect(machine.arrive(2, isHere: true, thread: 1) == .none)
+    guard case .deliver(isOwed: true) = machine.next(isPastBudget: true) else {
+      Issue.record("a deliverer stopped before what its own handlers sent")
+      return
+    }
+    #expect(machine.batchNumbers == [2])
+    // Thread 2 sends while thread 1 delivers: not thread 1's to deliver
+    // once its budget is spent.
+    #expect(machine.arrive(3, isHere: true, thread: 2) == .none)
+    guard case .pause = machine.next(isPastBudget: true) else {
+      Issue.record("a deliverer past its budget delivered another thread's send")
+      return
+    }
+    #expect(machine.waitingNumbers == [3])
   }
 }

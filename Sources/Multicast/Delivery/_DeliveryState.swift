@@ -16,10 +16,18 @@ struct _DeliveryState {
   private var head = 0
   private(set) var isScheduled = false
   private(set) var isDelivering = false
-  /// How many jobs have arrived, and been handed to deliverers, ever: a
-  /// deliverer owes the jobs up to the number its own job got (D9).
+  /// How many jobs have arrived, and been handed to deliverers, ever.
   private var arrived: UInt64 = 0
   private var taken: UInt64 = 0
+  /// The deliverer's debt: the jobs up to this number, which it delivers
+  /// before it may stop (D9).
+  ///
+  /// A caller that becomes the deliverer owes what
+  /// waited and its own job; what its own thread sends while it delivers
+  /// (a handler's send) is added.
+  private var owed: UInt64 = 0
+  /// The thread of the deliverer, or of the last one.
+  private var deliverer: UInt32 = .max
 
   /// Whether no work waits.
   var isEmpty: Bool { head == chunks.count }
@@ -48,23 +56,28 @@ struct _DeliveryState {
   }
 
   /// Takes what the two lock-free transitions changed (`idle` to
-  /// `onlyDelivering` and back): whether someone delivers.
-  mutating func applyLockFreeTransitions(_ flags: Flags) {
+  /// `onlyDelivering` and back): whether someone delivers, and on which
+  /// thread, `claimer`, when one claimed it without the lock.
+  mutating func applyLockFreeTransitions(_ flags: Flags, claimer: UInt32) {
     precondition(
       flags.contains(.waiting) == !isEmpty && flags.contains(.scheduled) == isScheduled,
       "D1: a destination's flags changed without its lock beyond the two lock-free transitions")
+    if !isDelivering && flags.contains(.delivering) {
+      deliverer = claimer
+      owed = taken
+    }
     isDelivering = flags.contains(.delivering)
   }
 
   /// The work waiting, oldest first; O(n), for tests.
   var waiting: [_DeliveryJob] { Array(chunks[head...].joined()) }
 
-  /// What the caller of ``arrive(_:isHere:taking:owing:)`` must do.
+  /// What the caller of ``arrive(_:isHere:thread:taking:)`` must do.
   enum Arrival: Equatable {
-    /// Deliver the job itself now (nothing waited); then ``next(_:owing:isPastBudget:)``.
+    /// Deliver the job itself now (nothing waited); then ``next(_:isPastBudget:)``.
     case deliverDirectly
     /// Deliver the batch now (what waited, the job last if it fits); then
-    /// ``next(_:owing:isPastBudget:)``.
+    /// ``next(_:isPastBudget:)``.
     case deliverBatch
     /// Schedule a drain task on the destination's actor.
     case scheduleDrain
@@ -72,20 +85,21 @@ struct _DeliveryState {
     case none
   }
 
-  /// Work arrives, from the destination's isolation (`isHere`) or another.
-  ///
-  /// A caller that becomes the deliverer owes the jobs up to `owed` (its
-  /// own included), which it delivers before it may stop (``next(_:owing:isPastBudget:)``).
+  /// Work arrives from `thread`, on the destination's isolation (`isHere`)
+  /// or another.
   mutating func arrive(
-    _ job: () -> _DeliveryJob, isHere: Bool, taking batch: inout [_DeliveryJob],
-    owing owed: inout UInt64
+    _ job: () -> _DeliveryJob, isHere: Bool, thread: UInt32, taking batch: inout [_DeliveryJob]
   ) -> Arrival {
     if isDelivering {
       append(job())
+      // Sent by the deliverer's own handlers: part of what it delivers.
+      if isHere && thread == deliverer { owed = arrived }
       return .none
     }
     if isHere {
       isDelivering = true
+      deliverer = thread
+      owed = arrived
       if isEmpty { return .deliverDirectly }
       append(job())
       owed = arrived
@@ -101,11 +115,12 @@ struct _DeliveryState {
   /// A caller on the destination's isolation with nothing to send takes
   /// what waits, unless someone delivers.
   ///
-  /// - Returns: Whether `batch` holds work to deliver (then ``next(_:owing:isPastBudget:)``),
+  /// - Returns: Whether `batch` holds work to deliver (then ``next(_:isPastBudget:)``),
   ///   all owed.
-  mutating func claim(taking batch: inout [_DeliveryJob], owing owed: inout UInt64) -> Bool {
+  mutating func claim(taking batch: inout [_DeliveryJob], thread: UInt32) -> Bool {
     guard !isDelivering, !isEmpty else { return false }
     isDelivering = true
+    deliverer = thread
     owed = arrived
     take(into: &batch)
     return true
@@ -113,11 +128,13 @@ struct _DeliveryState {
 
   /// The scheduled drain starts on the actor; it owes nothing.
   ///
-  /// - Returns: Whether `batch` holds work to deliver (then ``next(_:owing:isPastBudget:)``).
-  mutating func startDrain(taking batch: inout [_DeliveryJob]) -> Bool {
+  /// - Returns: Whether `batch` holds work to deliver (then ``next(_:isPastBudget:)``).
+  mutating func startDrain(taking batch: inout [_DeliveryJob], thread: UInt32) -> Bool {
     isScheduled = false
     guard !isDelivering, !isEmpty else { return false }
     isDelivering = true
+    deliverer = thread
+    owed = taken
     take(into: &batch)
     return true
   }
@@ -132,7 +149,7 @@ struct _DeliveryState {
     return true
   }
 
-  /// What a deliverer does after ``next(_:owing:isPastBudget:)``.
+  /// What a deliverer does after ``next(_:isPastBudget:)``.
   enum Next {
     /// Deliver `batch`, which holds jobs it owes (`isOwed`) or not.
     case deliver(isOwed: Bool)
@@ -146,11 +163,8 @@ struct _DeliveryState {
 
   /// A deliverer hands back its delivered (emptied) batch and takes the
   /// next one; or ends the delivery when nothing is left, or when it owes
-  /// nothing more (the jobs up to `owed` are delivered) and its budget is
-  /// spent (`isPastBudget`).
-  mutating func next(
-    _ batch: inout [_DeliveryJob], owing owed: UInt64, isPastBudget: Bool
-  ) -> Next {
+  /// nothing more and its budget is spent (`isPastBudget`).
+  mutating func next(_ batch: inout [_DeliveryJob], isPastBudget: Bool) -> Next {
     precondition(isDelivering, "D3: a delivery ended that had not started")
     precondition(batch.isEmpty, "a batch was handed back before it was delivered")
     if isEmpty {

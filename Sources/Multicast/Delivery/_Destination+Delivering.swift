@@ -8,7 +8,7 @@ extension _Destination {
   /// deliverer, on its isolation: until nothing is left or, once the jobs
   /// it owes (those up to `owed`) are delivered, until `drainBudget` has
   /// passed; then it hands what is left to a drain (D9).
-  func deliverQueued(_ batch: inout [_DeliveryJob], owing owed: UInt64 = 0) {
+  func deliverQueued(_ batch: inout [_DeliveryJob]) {
     var deadline = UInt64.max
     while true {
       if !batch.isEmpty {
@@ -17,7 +17,7 @@ extension _Destination {
       }
       if finishIfOnlyDelivering() { return }
       let isPastBudget = deadline != .max && _multicast_monotonic_nanoseconds() >= deadline
-      switch withLockedState({ $0.next(&batch, owing: owed, isPastBudget: isPastBudget) }) {
+      switch withLockedState({ $0.next(&batch, isPastBudget: isPastBudget) }) {
       case .deliver(let isOwed):
         if !isOwed && deadline == .max {
           deadline = _multicast_monotonic_nanoseconds() + Self.drainBudget
@@ -38,7 +38,9 @@ extension _Destination {
   }
 
   /// Calls `body` with each run of one source's jobs in `batch`, in order,
-  /// then finishes them (D8). Jobs are read in place: a copy would copy
+  /// then finishes them (D8).
+  ///
+  /// Jobs are read in place: a copy would copy
   /// each payload too.
   private static func forEachRun(
     of batch: [_DeliveryJob],
@@ -66,7 +68,8 @@ extension _Destination {
   /// What a drain task runs on the destination's actor, `actor`.
   private func drain(on actor: isolated (any Actor)?) {
     var batch: [_DeliveryJob] = []
-    guard withLockedState({ $0.startDrain(taking: &batch) }) else { return }
+    guard withLockedState({ $0.startDrain(taking: &batch, thread: _multicast_thread_number()) })
+    else { return }
     deliverQueued(&batch)
   }
 
@@ -79,7 +82,8 @@ extension _Destination {
   ///   after letting the actor go.
   private func drain(on actor: isolated any Actor, heldBy references: UInt) -> Bool {
     var batch: [_DeliveryJob] = []
-    guard withLockedState({ $0.startDrain(taking: &batch) }) else { return false }
+    guard withLockedState({ $0.startDrain(taking: &batch, thread: _multicast_thread_number()) })
+    else { return false }
     checkDelivering()
     let deadline = _multicast_monotonic_nanoseconds() + Self.drainBudget
     repeat {
@@ -95,7 +99,7 @@ extension _Destination {
         return withLockedState { $0.pause() }
       }
       if finishIfOnlyDelivering() { return false }
-      switch withLockedState({ $0.next(&batch, owing: 0, isPastBudget: false) }) {
+      switch withLockedState({ $0.next(&batch, isPastBudget: false) }) {
       case .deliver: continue
       case .finish, .pauseScheduled: return false
       case .pause: return true

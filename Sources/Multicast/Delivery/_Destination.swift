@@ -29,6 +29,9 @@ final class _Destination: @unchecked Sendable {
   private var state = _DeliveryState()
   /// The state's flags, plus ``lockedFlag`` while the lock is held (D1).
   private let status: UnsafeMutablePointer<UInt64>
+  /// The thread that last claimed the destination without the lock, for
+  /// the state to take with the claim (D1, D9).
+  private let claimer: UnsafeMutablePointer<UInt64>
 
   private static let lockedFlag: UInt64 = 1 << 63
 
@@ -39,18 +42,19 @@ final class _Destination: @unchecked Sendable {
     isMainActor = actor === MainActor.shared
     otherActor = isMainActor ? nil : actor
     isOfMortalActor = actor != nil && !isMainActor
-    // The status word first, then the lock, in one allocation.
-    let lockOffset = max(MemoryLayout<UInt64>.stride, _Lock.alignment)
+    // The status and claimer words first, then the lock, in one allocation.
+    let lockOffset = max(2 * MemoryLayout<UInt64>.stride, _Lock.alignment)
     let memory = UnsafeMutableRawPointer.allocate(
       byteCount: lockOffset + _Lock.byteCount,
       alignment: max(MemoryLayout<UInt64>.alignment, _Lock.alignment))
-    status = memory.initializeMemory(as: UInt64.self, repeating: 0, count: 1)
+    status = memory.initializeMemory(as: UInt64.self, repeating: 0, count: 2)
+    claimer = status + 1
     lock = _Lock(initializing: memory + lockOffset)
   }
 
   deinit {
     lock.destroy()
-    status.deinitialize(count: 1)
+    status.deinitialize(count: 2)
     UnsafeMutableRawPointer(status).deallocate()
   }
 
@@ -62,7 +66,9 @@ final class _Destination: @unchecked Sendable {
     #if MULTICAST_INTERNAL_CHECKS
     precondition(flags & Self.lockedFlag == 0, "D1: a destination's status was locked twice")
     #endif
-    state.applyLockFreeTransitions(_DeliveryState.Flags(rawValue: flags))
+    state.applyLockFreeTransitions(
+      _DeliveryState.Flags(rawValue: flags),
+      claimer: UInt32(truncatingIfNeeded: _multicast_load_relaxed(claimer)))
     let result = body(&state)
     #if MULTICAST_INTERNAL_CHECKS
     state.checkInvariants()
@@ -73,9 +79,14 @@ final class _Destination: @unchecked Sendable {
   }
 
   /// Starts delivering a send here without the lock, from `idle` (D1).
+  @inline(__always)
   func claimIfIdle() -> Bool {
-    _multicast_compare_exchange(
-      status, _DeliveryState.Flags.idle.rawValue, _DeliveryState.Flags.onlyDelivering.rawValue)
+    guard
+      _multicast_compare_exchange(
+        status, _DeliveryState.Flags.idle.rawValue, _DeliveryState.Flags.onlyDelivering.rawValue)
+    else { return false }
+    _multicast_store_relaxed(claimer, UInt64(_multicast_thread_number()))
+    return true
   }
 
   /// Ends a delivery without the lock when nothing arrived meanwhile (D1).
@@ -100,15 +111,28 @@ final class _Destination: @unchecked Sendable {
   /// actor at a dead one's address is never taken for it (D7).
   @inline(__always)
   func isCurrent(_ isolation: (any Actor)?) -> Bool {
-    var loaded: [any Actor] = []
+    var loaded: [any Actor]? = nil
     return isCurrent(isolation, keepingAlive: &loaded)
+  }
+
+  /// ``isCurrent(_:)`` with a lock held, loading no actor: `false` for code
+  /// isolated to no actor on a mortal actor's executor, which
+  /// ``isCurrent(_:keepingAlive:)`` answers.
+  @inline(__always)
+  func isCurrentLoadingNothing(_ isolation: (any Actor)?) -> Bool {
+    guard let actorIdentity else { return true }
+    if let isolation {
+      // The caller holds `isolation`: the actor, if it lives.
+      return ObjectIdentifier(isolation) == actorIdentity && (!isOfMortalActor || otherActor != nil)
+    }
+    return !isOfMortalActor && isCurrentExecutor()
   }
 
   /// ``isCurrent(_:)`` with a lock held: a mortal actor the caller does not
   /// hold, loaded to see that it lives, goes to `loaded`, released after
   /// unlocking, so that its `deinit` never runs under the lock (D12).
   @inline(__always)
-  func isCurrent(_ isolation: (any Actor)?, keepingAlive loaded: inout [any Actor]) -> Bool {
+  func isCurrent(_ isolation: (any Actor)?, keepingAlive loaded: inout [any Actor]?) -> Bool {
     guard let actorIdentity else { return true }
     if let isolation {
       // The caller holds `isolation`: the actor, if it lives.
@@ -119,7 +143,7 @@ final class _Destination: @unchecked Sendable {
     guard isOfMortalActor else { return true }
     // Code isolated to no actor, on an executor that actors may share.
     guard let actor = otherActor else { return false }
-    loaded.append(actor)
+    if loaded == nil { loaded = [actor] } else { loaded!.append(actor) }
     return true
   }
 
@@ -155,39 +179,37 @@ final class _Destination: @unchecked Sendable {
   /// `job` is made only if the work is queued.
   func arrive(
     _ job: () -> _DeliveryJob, from isolation: (any Actor)?, taking batch: inout [_DeliveryJob],
-    owing owed: inout UInt64, keepingAlive loaded: inout [any Actor]
+    keepingAlive loaded: inout [any Actor]?
   ) -> _DeliveryState.Arrival {
     let isHere = isCurrent(isolation, keepingAlive: &loaded)
     if isHere, claimIfIdle() { return .deliverDirectly }
-    return withLockedState { $0.arrive(job, isHere: isHere, taking: &batch, owing: &owed) }
+    let thread = _multicast_thread_number()
+    return withLockedState { $0.arrive(job, isHere: isHere, thread: thread, taking: &batch) }
   }
 
   /// Sends `job` from `isolation`: delivered before returning when the
   /// caller runs here, otherwise queued.
   func send(_ job: _DeliveryJob, from isolation: (any Actor)?) {
     var batch: [_DeliveryJob] = []
-    var owed: UInt64 = 0
-    var loaded: [any Actor] = []
-    let arrival = arrive(
-      { job }, from: isolation, taking: &batch, owing: &owed, keepingAlive: &loaded)
-    loaded.removeAll()
-    complete(arrival, of: job, &batch, owing: owed)
+    var loaded: [any Actor]? = nil
+    let arrival = arrive({ job }, from: isolation, taking: &batch, keepingAlive: &loaded)
+    loaded = nil
+    complete(arrival, of: job, &batch)
   }
 
   /// Does what `arrival` of `job` says, after unlocking: delivers it and
   /// what waits (`batch` first), or schedules a drain.
   func complete(
-    _ arrival: _DeliveryState.Arrival, of job: _DeliveryJob, _ batch: inout [_DeliveryJob],
-    owing owed: UInt64
+    _ arrival: _DeliveryState.Arrival, of job: _DeliveryJob, _ batch: inout [_DeliveryJob]
   ) {
     switch arrival {
     case .deliverDirectly:
       checkDelivering()
       job.deliver(at: self)
       job.finish()
-      deliverQueued(&batch, owing: owed)
+      deliverQueued(&batch)
     case .deliverBatch:
-      deliverQueued(&batch, owing: owed)
+      deliverQueued(&batch)
     case .scheduleDrain:
       scheduleDrain()
     case .none:
@@ -199,9 +221,8 @@ final class _Destination: @unchecked Sendable {
   /// a drain task can deliver.
   func enqueue(_ job: _DeliveryJob) {
     var batch: [_DeliveryJob] = []
-    var owed: UInt64 = 0
     let arrival = withLockedState {
-      $0.arrive({ job }, isHere: false, taking: &batch, owing: &owed)
+      $0.arrive({ job }, isHere: false, thread: .max, taking: &batch)
     }
     if arrival == .scheduleDrain { scheduleDrain() }
   }
@@ -212,10 +233,8 @@ final class _Destination: @unchecked Sendable {
     // Work that arrives after this load schedules its own drain.
     if _multicast_load_acquire(status) & _DeliveryState.Flags.waiting.rawValue == 0 { return }
     var batch: [_DeliveryJob] = []
-    var owed: UInt64 = 0
-    if withLockedState({ $0.claim(taking: &batch, owing: &owed) }) {
-      deliverQueued(&batch, owing: owed)
-    }
+    let thread = _multicast_thread_number()
+    if withLockedState({ $0.claim(taking: &batch, thread: thread) }) { deliverQueued(&batch) }
   }
 
   /// Whether nothing waits, no one delivers, and no drain is on its way.

@@ -11,6 +11,7 @@ extension _EventCore {
   ///
   /// That section also orders the sends, so the first value comes before
   /// every value sent after, and arrives at the destination like a send (D4).
+  @inline(__always)
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
     startingWithLatest: Bool, registered: (_Registration) -> Void
@@ -20,7 +21,7 @@ extension _EventCore {
       object, from: isolation, handler: handler, startingWithLatest: startingWithLatest,
       into: &garbage, registered: registered)
     _ = consume garbage
-    follow(followup, from: isolation)
+    follow(consume followup, from: isolation)
     storage.sweepIfWanted()
     return registration
   }
@@ -35,24 +36,28 @@ extension _EventCore {
     startingWithLatest: Bool, into garbage: inout _SubscriberGarbage,
     registered: (_Registration) -> Void
   ) -> (_Registration, _Followup) {
-    var first: (destination: _Destination, job: _DeliveryJob, arrival: _DeliveryState.Arrival)?
-    var batch: [_DeliveryJob] = []
-    var owed: UInt64 = 0
-    var loaded: [any Actor] = []
+    // The common case handles no `Value`.
+    guard startingWithLatest || replaysLatest else {
+      return register(object, from: isolation, handler: handler, into: &garbage) {
+        registration, _, _, _ in registered(registration)
+      }
+    }
+    var first: _Followup.First? = nil
+    var loaded: [any Actor]? = nil
     var (registration, followup) = register(
       object, from: isolation, handler: handler, into: &garbage
-    ) { registration, destination, _, latest in
+    ) { registration, counted, _, latest in
       registered(registration)
-      guard startingWithLatest || replaysLatest, let latest else { return }
+      guard let latest else { return }
+      let destination = counted.takeUnretainedValue().destination
       let job = _DeliveryJob(self, .first(_Value(value: latest), registration))
+      var batch: [_DeliveryJob] = []
       let arrival = destination.arrive(
-        { job }, from: isolation, taking: &batch, owing: &owed, keepingAlive: &loaded)
-      first = (destination, job, arrival)
+        { job }, from: isolation, taking: &batch, keepingAlive: &loaded)
+      first = _Followup.First(destination: destination, job: job, arrival: arrival, batch: batch)
     }
-    followup.loaded = loaded
+    followup.loaded = loaded?.first.map { $0 as AnyObject }
     followup.first = first
-    followup.firstBatch = batch
-    followup.firstOwed = owed
     return (registration, followup)
   }
 

@@ -2,7 +2,9 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 extension _EventCore {
-  /// Delivers a run of this core's jobs on `destination`, in order. A run
+  /// Delivers a run of this core's jobs on `destination`, in order.
+  ///
+  /// A run
   /// of sends shares one walk, begun with the lock: each send joins it,
   /// without the lock, for the registrations made before it (D5).
   func deliver(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
@@ -45,6 +47,7 @@ extension _EventCore {
   /// Calls, with the value at `value`, in registration order, every live
   /// subscription numbered below `end` whose destination's key is `first`
   /// or `second`; from `cursor` if the send began the walk (it is used up).
+  ///
   /// Subscriptions whose targets died unremoved are swept if they cost the
   /// walk too much (the storage's README, section 5).
   @inline(__always) func walk(

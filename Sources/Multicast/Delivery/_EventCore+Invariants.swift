@@ -2,7 +2,9 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 extension _EventCore {
-  /// Traps unless D6 holds, in checked builds; empty otherwise. Call it
+  /// Traps unless D6 holds, in checked builds; empty otherwise.
+  ///
+  /// Call it
   /// with the storage's lock held, after a change to the registrations.
   ///
   /// - Complexity: O(n) in checked builds.
@@ -14,16 +16,19 @@ extension _EventCore {
       counts[subscriber.isolation, default: 0] += 1
       return false
     }
-    let destinations = state.guarded.destinations
+    let destinations = state.guarded.destinations.map { $0.takeUnretainedValue() }
     precondition(
-      counts == destinations.mapValues(\.count),
+      counts == Dictionary(uniqueKeysWithValues: destinations.map { ($0.key, $0.count) }),
       "D6: an event's destinations do not count the registrations that record them")
     precondition(
-      destinations.allSatisfy { $0.key == $0.value.destination.key },
+      destinations.allSatisfy {
+        $0.key == $0.destination.key
+          && state.guarded.subscribed($0.key)?.takeUnretainedValue() === $0
+      },
       "D6: an event files a destination under another's key")
     precondition(
       state.guarded.soleDestination?.takeUnretainedValue()
-        === (destinations.count == 1 ? destinations.first?.value.destination : nil),
+        === (destinations.count == 1 ? destinations[0].destination : nil),
       "D6: an event's sole destination is not its only one")
     #endif
   }

@@ -11,13 +11,31 @@ typealias _SubscriberGarbage = _HandleRegistry<_Subscriber, _CoreState>.Garbage
 /// subscription's first value, connect a derived event upstream (D11).
 struct _Followup {
   var outcome = _OccupancyNotices.Outcome.none
-  var liveObject: AnyObject? = nil
-  /// Actors a section loaded to see that they live (D12).
-  var loaded: [any Actor] = []
-  var first: (destination: _Destination, job: _DeliveryJob, arrival: _DeliveryState.Arrival)? = nil
-  var firstBatch: [_DeliveryJob] = []
-  var firstOwed: UInt64 = 0
+  /// What the section loaded: a live object a query found, or an actor
+  /// seen to live (D12).
+  var loaded: AnyObject? = nil
+  var first: First? = nil
   var connectsUpstream = false
+
+  /// A new subscription's first value, which arrived at its destination in
+  /// the registration's section (a class: rare, and cheap to carry when
+  /// absent).
+  final class First {
+    let destination: _Destination
+    let job: _DeliveryJob
+    let arrival: _DeliveryState.Arrival
+    var batch: [_DeliveryJob]
+
+    init(
+      destination: _Destination, job: _DeliveryJob, arrival: _DeliveryState.Arrival,
+      batch: [_DeliveryJob]
+    ) {
+      self.destination = destination
+      self.job = job
+      self.arrival = arrival
+      self.batch = batch
+    }
+  }
 }
 
 extension _EventCore {
@@ -39,20 +57,20 @@ extension _EventCore {
       checkDestinations(state)
       var followup = _Followup()
       if hasNotices && !isRecorded {
-        (followup.outcome, followup.liveObject) = recordOccupancy(of: &state, from: isolation)
+        (followup.outcome, followup.loaded) = recordOccupancy(of: &state, from: isolation)
       }
       return (result, followup)
     }
   }
 
   /// Does what a change left to do, with no lock held.
+  @inline(__always)
   func follow(_ followup: consuming _Followup, from isolation: (any Actor)?) {
-    followup.liveObject = nil
-    followup.loaded = []
-    notifyOwner(followup.outcome, from: isolation)
-    if followup.connectsUpstream { upstream?.update() }  // D11
-    if let (destination, job, arrival) = followup.first {
-      destination.complete(arrival, of: job, &followup.firstBatch, owing: followup.firstOwed)
+    followup.loaded = nil
+    if followup.outcome != .none { notifyOwner(followup.outcome, from: isolation) }
+    if followup.connectsUpstream, let upstream { upstream.update() }  // D11
+    if let first = followup.first.take() {
+      first.destination.complete(first.arrival, of: first.job, &first.batch)
     }
   }
 
@@ -63,10 +81,18 @@ extension _EventCore {
     from isolation: (any Actor)?,
     _ body: (inout Registry.State, inout Registry.Garbage) -> Result
   ) -> Result {
+    // Without notices, a change leaves nothing to do but release.
+    guard hasNotices else {
+      return storage.mutate { state, garbage in
+        let result = body(&state, &garbage)
+        checkDestinations(state)
+        return result
+      }
+    }
     var garbage = _SubscriberGarbage()
     let (result, followup) = change(from: isolation, into: &garbage, body)
     _ = consume garbage
-    follow(followup, from: isolation)
+    follow(consume followup, from: isolation)
     // A sweep may drop dead targets of other actors, counted as alive above.
     if storage.sweepIfWanted() && hasNotices { recordOccupancyAfterSweep(from: isolation) }
     return result
@@ -86,7 +112,8 @@ extension _EventCore {
     // The caller's own actor only is loaded, which it holds (D12).
     let key = _IsolationKey(isolation)
     let here =
-      state.guarded.destinations[key]?.destination.serves(isolation) == true ? key : noDestination
+      state.guarded.subscribed(key)?.takeUnretainedValue().destination.serves(isolation) == true
+      ? key : noDestination
     let core = ObjectIdentifier(self)
     let isOccupied = state.hasRegistration { object, subscriber in
       object == core || (subscriber.isolation != .noActor && subscriber.isolation != here)

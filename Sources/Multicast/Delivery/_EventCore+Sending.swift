@@ -16,8 +16,6 @@ struct _LocalSend: ~Copyable {
     /// it from its own value; otherwise `batch` holds what waited, then it.
     let skipsQueue: Bool
     var batch: [_DeliveryJob]
-    /// The last job the send owes there, its own (D9).
-    let owed: UInt64
   }
 
   let end: UInt64
@@ -27,7 +25,11 @@ struct _LocalSend: ~Copyable {
   /// sender's executor make more than two.
   var others: [Claimed] = []
   /// Destinations of other actors where the send scheduled a drain.
-  var idle: [_Destination] = []
+  var idle: [_Destination]? = nil
+  /// The actors its section loaded to see that they live, and the latest
+  /// value a replaying send replaced: released after unlocking (D12).
+  var loaded: [any Actor]? = nil
+  var replaced: AnyObject? = nil
   /// The walk of a send that skips the queue, begun in its section (D5).
   var cursor: _SubscriberCursor?
 }
@@ -54,14 +56,28 @@ extension _EventCore: _DeliverySource {
   /// destination is where the caller runs, and idle.
   @usableFromInline
   func send(at value: UnsafeRawPointer, from isolation: (any Actor)?) {
-    var loaded: [any Actor] = []
-    var local: _LocalSend? = nil
-    var replaced: Value? = nil
-    let sole = withLockedState {
-      state, latest -> (destination: Unmanaged<_Destination>, cursor: _SubscriberCursor)? in
+    // Every case but the common one is decided into `slot`.
+    withUnsafeTemporaryAllocation(of: _LocalSend.self, capacity: 1) { slot in
+      let local = slot.baseAddress.unsafelyUnwrapped
+      if let sole = decide(at: value, from: isolation, else: local) {
+        deliverAlone(value, on: sole.destination, from: sole.cursor)
+      } else {
+        deliver(local, at: value)
+      }
+    }
+  }
+
+  /// The one decision of ``send(at:from:)``, in one section: its first
+  /// case the common one, returned; every other case made in `local`.
+  @inline(__always)
+  private func decide(
+    at value: UnsafeRawPointer, from isolation: (any Actor)?,
+    else local: UnsafeMutablePointer<_LocalSend>
+  ) -> (destination: Unmanaged<_Destination>, cursor: _SubscriberCursor)? {
+    storage.withLockedState(changing: false) { state in
       if !replaysLatest, let destination = state.guarded.soleDestination,
         destination._withUnsafeGuaranteedRef({
-          $0.isCurrent(isolation, keepingAlive: &loaded) && $0.claimIfIdle()
+          $0.isCurrentLoadingNothing(isolation) && $0.claimIfIdle()
         })
       {
         // A mortal actor's destination is held: a change on another thread
@@ -69,21 +85,9 @@ extension _EventCore: _DeliverySource {
         if destination._withUnsafeGuaranteedRef({ $0.isOfMortalActor }) { _ = destination.retain() }
         return (destination, state.beginBroadcast())
       }
-      let sent = Self.value(at: value)
-      if replaysLatest {
-        replaced = latest.take()
-        latest = sent
-      }
-      local = arrive(sent, &state, from: isolation, keepingAlive: &loaded)
+      arrive(at: value, &state, from: isolation, into: local)
       return nil
     }
-    loaded.removeAll()  // after unlocking (D12)
-    if let sole {
-      deliverAlone(value, on: sole.destination, from: sole.cursor)
-    } else if var local = local.take() {
-      deliver(&local, at: value)
-    }
-    withExtendedLifetime(replaced) {}
   }
 
   /// Delivers a send on the one destination its section claimed, then
@@ -106,76 +110,92 @@ extension _EventCore: _DeliverySource {
   /// Decides a send of the value `makeValue` makes in the section: an
   /// assignment, which reads and changes the current value; then
   /// ``deliver(_:_:)``.
+  ///
+  /// The decision is made in `local`, uninitialized memory, so that it is
+  /// not copied on its way out (a noncopyable value returned is).
   @usableFromInline @inline(__always)
   func prepare(
-    from isolation: (any Actor)?, _ makeValue: (inout _CoreState, _ latest: inout Value?) -> Value
-  ) -> _LocalSend {
-    var loaded: [any Actor] = []
-    let local = withLockedState { state, latest in
-      arrive(makeValue(&state.guarded, &latest), &state, from: isolation, keepingAlive: &loaded)
+    from isolation: (any Actor)?, into local: UnsafeMutablePointer<_LocalSend>,
+    _ makeValue: (inout _CoreState, _ latest: inout Value?) -> Value
+  ) {
+    withLockedState { state, latest in
+      arrive(makeValue(&state.guarded, &latest), &state, from: isolation, into: local)
     }
-    loaded.removeAll()  // after unlocking (D12)
-    return local
   }
 
-  /// Delivers `value` as ``prepare(from:_:)`` decided.
+  /// Delivers `value` as ``prepare(from:into:_:)`` decided in `local`,
+  /// which it deinitializes.
   @usableFromInline
-  func deliver(_ local: inout _LocalSend, _ value: Value) {
-    withUnsafePointer(to: value) { deliver(&local, at: $0) }
+  func deliver(_ local: UnsafeMutablePointer<_LocalSend>, _ value: Value) {
+    withUnsafePointer(to: value) { deliver(local, at: $0) }
   }
 
   /// Makes a send's arrival at each of the event's destinations, in the
   /// section that fixes its place in every destination's order (D4, D5,
   /// D12): queued where the caller does not run, claimed where it does,
   /// and the walk begun if it skips a queue.
-  private func arrive(
+  func arrive(
     _ value: Value, _ state: inout Registry.State, from isolation: (any Actor)?,
-    keepingAlive loaded: inout [any Actor]
-  ) -> _LocalSend {
-    var local = _LocalSend(end: state.nextSequence)
-    for subscribed in state.guarded.destinations.values {
-      let destination = subscribed.destination
+    into decided: UnsafeMutablePointer<_LocalSend>
+  ) {
+    decided.initialize(to: _LocalSend(end: state.nextSequence))
+    let end = decided.pointee.end
+    for counted in state.guarded.destinations {
+      let destination = counted._withUnsafeGuaranteedRef { $0.destination }
       var batch: [_DeliveryJob] = []
-      var owed: UInt64 = 0
       let arrival = destination.arrive(
-        { _DeliveryJob(self, .send(_Value(value: value), end: local.end)) }, from: isolation,
-        taking: &batch, owing: &owed, keepingAlive: &loaded)
+        { _DeliveryJob(self, .send(_Value(value: value), end: end)) }, from: isolation,
+        taking: &batch, keepingAlive: &decided.pointee.loaded)
       switch arrival {
       case .deliverDirectly, .deliverBatch:
+        let isOwn = destination.actorIdentity == nil
         let claimed = _LocalSend.Claimed(
           destination: destination, skipsQueue: arrival == .deliverDirectly,
-          batch: consume batch, owed: owed)
-        if local.first == nil {
-          local.first = claimed
-        } else if local.second == nil {
-          local.second = claimed
+          batch: consume batch)
+        if decided.pointee.first == nil {
+          decided.pointee.first = consume claimed
+        } else if decided.pointee.second == nil {
+          // The event's own destination first, whatever the array's order.
+          if isOwn {
+            decided.pointee.second = decided.pointee.first.take()
+            decided.pointee.first = consume claimed
+          } else {
+            decided.pointee.second = consume claimed
+          }
         } else {
-          local.others.append(claimed)
+          decided.pointee.others.append(consume claimed)
         }
       case .scheduleDrain:
-        local.idle.append(destination)
+        if decided.pointee.idle == nil {
+          decided.pointee.idle = [destination]
+        } else {
+          decided.pointee.idle!.append(destination)
+        }
       case .none:
         break
       }
     }
-    // The event's own destination first, whatever the dictionary's order.
-    if local.second?.destination.actorIdentity == nil, local.second != nil {
-      swap(&local.first, &local.second)
+    if decided.pointee.first?.skipsQueue == true || decided.pointee.second?.skipsQueue == true {
+      decided.pointee.cursor = state.beginBroadcast()
     }
-    if local.first?.skipsQueue == true || local.second?.skipsQueue == true {
-      local.cursor = state.beginBroadcast()
-    }
-    return local
   }
 
   /// Schedules the drains a send's section asked for, drops the
   /// destinations it found orphaned (D7) all at once, then delivers what it
-  /// claimed, and what was queued on those destinations meanwhile. When
+  /// claimed, and what was queued on those destinations meanwhile.
+  ///
+  /// When
   /// both skip the queue one walk serves both, so that their subscriptions
   /// are called in registration order.
+  private func deliver(_ decided: UnsafeMutablePointer<_LocalSend>, at value: UnsafeRawPointer) {
+    defer { decided.deinitialize(count: 1) }
+    deliver(&decided.pointee, at: value)
+  }
+
+  @inline(__always)
   private func deliver(_ local: inout _LocalSend, at value: UnsafeRawPointer) {
-    if !local.idle.isEmpty {
-      let orphans = local.idle.filter { $0.scheduleDrain(sparing: self) }
+    if let idle = local.idle.take() {
+      let orphans = idle.filter { $0.scheduleDrain(sparing: self) }
       if !orphans.isEmpty { drop(orphaned: orphans) }
     }
     // Moved out of `local`, so that each batch goes back without a copy.
@@ -187,10 +207,10 @@ extension _EventCore: _DeliverySource {
       second?.destination.checkDelivering()
       walk(
         value, from: &cursor, end: local.end, first.destination.key,
-        second.map { $0.destination.key } ?? noDestination)
-      first.destination.deliverQueued(&first.batch, owing: first.owed)
+        second?.destination.key ?? noDestination)
+      first.destination.deliverQueued(&first.batch)
       if var second = second.take() {
-        second.destination.deliverQueued(&second.batch, owing: second.owed)
+        second.destination.deliverQueued(&second.batch)
       }
     } else {
       deliver(&first, value, from: &cursor, end: local.end)
@@ -212,6 +232,6 @@ extension _EventCore: _DeliverySource {
       claimed.destination.checkDelivering()
       walk(value, from: &cursor, end: end, claimed.destination.key, noDestination)
     }
-    claimed.destination.deliverQueued(&claimed.batch, owing: claimed.owed)
+    claimed.destination.deliverQueued(&claimed.batch)
   }
 }

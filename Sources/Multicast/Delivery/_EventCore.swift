@@ -11,14 +11,26 @@ protocol _SubscriptionSource: AnyObject, Sendable {
   func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?) -> Bool
 }
 
+/// A replaying event's latest value, replaced by a send: released after
+/// unlocking, with the send.
+final class _Replaced<Value> {
+  let value: Value
+  init(value: Value) { self.value = value }
+}
+
 /// One subscription's payload: its handler, and the key of the destination
-/// it runs on (D6).
+/// it runs on, with that destination's count (D6).
 struct _Subscriber {
   let isolation: _IsolationKey
   let handler: _Handler
+  /// Where the event counts the destination's registrations: alive while
+  /// this registration is not removed (D6).
+  let counted: Unmanaged<_CoreState.Subscribed>?
 
   /// What an ended subscription's entry keeps until the storage compacts.
-  static var ended: _Subscriber { _Subscriber(isolation: .noActor, handler: .value { _ in }) }
+  static var ended: _Subscriber {
+    _Subscriber(isolation: .noActor, handler: .value { _ in }, counted: nil)
+  }
 }
 
 /// The registry behind one event: the storage, the destinations its
@@ -73,7 +85,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     upstream: _UpstreamLink? = nil
   ) {
     storage = Registry(guarding: _CoreState()) { state, subscriber in
-      state.unsubscribed(from: subscriber.isolation)
+      state.unsubscribed(subscriber.pointee)
     }
     self.latest = latest
     self.upstream = upstream
@@ -84,6 +96,10 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     self.replaysLatest = replaysLatest
     self.pairOffset = pairOffset
     storage.setOwner(self)
+  }
+
+  deinit {
+    storage.withLockedState(changing: false) { $0.guarded.releaseAll() }
   }
 
   /// Registers `handler`, to run on `isolation`, for as long as `target`
@@ -121,7 +137,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
     into garbage: inout _SubscriberGarbage,
     registered: (
-      _Registration, _Destination, inout _CoreState, _ latest: inout Value?
+      _Registration, Unmanaged<_CoreState.Subscribed>, inout _CoreState, _ latest: inout Value?
     ) -> Void
   ) -> (_Registration, _Followup) {
     let key = _IsolationKey(isolation)
@@ -130,26 +146,27 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     while true {
       let (made, _) = change(from: isolation, into: &garbage, isRecorded: true) {
         state, garbage -> (_Registration, _OccupancyNotices.Outcome)? in
-        var destination = state.guarded.destinations[key]?.destination
+        var counted = state.guarded.subscribed(key)
         // A dead actor's, at the caller's identity, goes first (D7).
-        if let found = destination, found.isOrphaned {
-          drop(orphaned: [found], &state, &garbage)
-          destination = nil
+        if let found = counted, found._withUnsafeGuaranteedRef({ $0.destination.isOrphaned }) {
+          drop(orphaned: [found.takeUnretainedValue().destination], &state, &garbage)
+          counted = nil
         }
-        if destination == nil {
+        if let counted {
+          counted._withUnsafeGuaranteedRef { $0.count += 1 }
+        } else {
           guard isolation == nil || lookedUp != nil else { return nil }
-          destination = lookedUp ?? state.guarded.ownDestination
+          counted = state.guarded.add(lookedUp ?? state.guarded.ownDestination)
         }
-        let here = destination.unsafelyUnwrapped
         #if MULTICAST_INTERNAL_CHECKS
         precondition(
-          here.serves(isolation),
+          counted!._withUnsafeGuaranteedRef { $0.destination.serves(isolation) },
           "D7: a subscription is recorded on a destination that does not serve its isolation")
         #endif
         let registration = state.append(
-          object, payload: _Subscriber(isolation: key, handler: handler), &garbage)
-        state.guarded.subscribed(on: here)
-        registered(registration, here, &state.guarded, &latest)
+          object, payload: _Subscriber(isolation: key, handler: handler, counted: counted),
+          &garbage)
+        registered(registration, counted.unsafelyUnwrapped, &state.guarded, &latest)
         return (registration, state.guarded.notices.record(isOccupied: true))
       }
       if let (registration, outcome) = made {
@@ -157,6 +174,24 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
       }
       lookedUp = _Destination.of(isolation)
     }
+  }
+
+  /// ``send(at:from:)``'s every case but the common one, in its section:
+  /// out of line, so that only here is a `Value` handled.
+  @inline(never)
+  func arrive(
+    at value: UnsafeRawPointer, _ state: inout Registry.State, from isolation: (any Actor)?,
+    into decided: UnsafeMutablePointer<_LocalSend>
+  ) {
+    let sent = Self.value(at: value)
+    var replaced: AnyObject? = nil
+    if replaysLatest {
+      // Boxed, to be released with the send, after unlocking.
+      replaced = latest.take().map { _Replaced(value: $0) }
+      latest = sent
+    }
+    arrive(sent, &state, from: isolation, into: decided)
+    decided.pointee.replaced = replaced
   }
 
   /// Runs `body` in a reading section of the storage (one that changes no
@@ -186,7 +221,8 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     _ garbage: inout Registry.Garbage
   ) {
     var keys = Set<_IsolationKey>()
-    for orphan in orphans where state.guarded.destinations[orphan.key]?.destination === orphan {
+    for orphan in orphans
+    where state.guarded.subscribed(orphan.key)?.takeUnretainedValue().destination === orphan {
       keys.insert(orphan.key)
     }
     guard !keys.isEmpty else { return }
@@ -227,7 +263,9 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// The destinations, for tests.
   var destinationsForTesting: [_Destination] {
-    storage.withLockedState(changing: false) { $0.guarded.destinations.values.map(\.destination) }
+    storage.withLockedState(changing: false) {
+      $0.guarded.destinations.map { $0.takeUnretainedValue().destination }
+    }
   }
 }
 
@@ -237,15 +275,30 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 @usableFromInline
 struct _CoreState {
   /// A destination and the number of registrations not removed that
-  /// record its key (D6).
-  struct Subscribed {
+  /// record its key (D6); a class, so that a count changes in place.
+  final class Subscribed {
+    let key: _IsolationKey
     let destination: _Destination
-    var count: Int
+    var count = 1
+    /// Where it is in `destinations`.
+    fileprivate var position: Int
+
+    init(_ destination: _Destination, at position: Int) {
+      key = destination.key
+      self.destination = destination
+      self.position = position
+    }
   }
 
-  /// The destinations the event's subscriptions run on, by key: one is
-  /// added by the first registration on it and dropped with the last (D6).
-  private(set) var destinations: [_IsolationKey: Subscribed] = [:]
+  /// The destinations the event's subscriptions run on: one is added by
+  /// the first registration on it and dropped with the last (D6).
+  ///
+  /// Each
+  /// holds one reference, given back when it is dropped or by
+  /// ``releaseAll()``, so that reading one counts no reference.
+  private(set) var destinations: [Unmanaged<Subscribed>] = []
+  /// `destinations` by key, once they are too many to search.
+  private var index: [_IsolationKey: Unmanaged<Subscribed>]? = nil
   /// The destination, when there is exactly one; `destinations` holds it.
   private(set) var soleDestination: Unmanaged<_Destination>? = nil
   /// The event's destination of no actor, kept for the core's life once
@@ -267,35 +320,66 @@ struct _CoreState {
     }
   }
 
-  /// Counts a registration on `destination`, adding it if it is new.
+  /// The destination with `key`, and its count.
   ///
-  /// - Complexity: O(1) on average.
-  mutating func subscribed(on destination: _Destination) {
-    guard (destinations[destination.key]?.count += 1) == nil else { return }
-    destinations[destination.key] = Subscribed(destination: destination, count: 1)
-    noteSole()
+  /// - Complexity: O(1) on average: a search of at most 8, or a lookup.
+  func subscribed(_ key: _IsolationKey) -> Unmanaged<Subscribed>? {
+    if let index { return index[key] }
+    return destinations.first { $0._withUnsafeGuaranteedRef { $0.key == key } }
   }
 
-  /// Counts a registration on `key` removed, dropping its destination with
-  /// the last: the storage calls it for every removal.
+  /// Adds `destination`, with its first registration.
   ///
   /// - Complexity: O(1) on average.
-  mutating func unsubscribed(from key: _IsolationKey) {
-    guard let count = destinations[key]?.count else {
-      preconditionFailure(
-        "D6: a registration was removed from a destination its event does not have")
+  mutating func add(_ destination: _Destination) -> Unmanaged<Subscribed> {
+    let added = Unmanaged.passRetained(Subscribed(destination, at: destinations.count))
+    destinations.append(added)
+    if index != nil {
+      index![destination.key] = added
+    } else if destinations.count > 8 {
+      index = Dictionary(
+        uniqueKeysWithValues: destinations.lazy.map { ($0.takeUnretainedValue().key, $0) })
     }
-    if count > 1 {
-      destinations[key]?.count = count - 1
-    } else {
-      destinations[key] = nil
-      noteSole()
+    noteSole()
+    return added
+  }
+
+  /// Counts the registration of `subscriber` removed, dropping its
+  /// destination with the last: the storage calls it for every removal.
+  ///
+  /// - Complexity: O(1).
+  mutating func unsubscribed(_ subscriber: borrowing _Subscriber) {
+    guard let counted = subscriber.counted else {
+      preconditionFailure("D6: an ended registration was removed again")
     }
+    let (isLast, position, key) = counted._withUnsafeGuaranteedRef {
+      $0.count -= 1
+      return ($0.count == 0, $0.position, $0.key)
+    }
+    guard isLast else { return }
+    // The last takes its place.
+    let last = destinations.removeLast()
+    if last.toOpaque() != counted.toOpaque() {
+      last._withUnsafeGuaranteedRef { $0.position = position }
+      destinations[position] = last
+    }
+    index?[key] = nil
+    if destinations.isEmpty { index = nil }
+    noteSole()
+    counted.release()
+  }
+
+  /// Gives back every destination's reference, when the event goes.
+  mutating func releaseAll() {
+    for counted in destinations { counted.release() }
+    destinations.removeAll()
+    index = nil
+    soleDestination = nil
   }
 
   private mutating func noteSole() {
     soleDestination =
       destinations.count == 1
-      ? Unmanaged.passUnretained(destinations.first!.value.destination) : nil
+      ? destinations[0]._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.destination) } : nil
   }
 }

@@ -128,18 +128,21 @@ public final class ObservableValue<Value> {
   func assign(_ newValue: Value, from isolation: (any Actor)?) {
     var change = (old: newValue, new: newValue)
     var registrar: Unmanaged<_ValueObservation>?
-    var local = core.prepare(from: isolation) { guarded, latest in
-      change.old = latest.unsafelyUnwrapped.new
-      latest = (old: newValue, new: newValue)
-      // Unretained: the value holds it, and lives.
-      registrar = guarded.observation.map(Unmanaged.passUnretained)
-      return change
+    withUnsafeTemporaryAllocation(of: _LocalSend.self, capacity: 1) { slot in
+      let local = slot.baseAddress.unsafelyUnwrapped
+      core.prepare(from: isolation, into: local) { guarded, latest in
+        change.old = latest.unsafelyUnwrapped.new
+        latest = (old: newValue, new: newValue)
+        // Unretained: the value holds it, and lives.
+        registrar = guarded.observation.map(Unmanaged.passUnretained)
+        return change
+      }
+      registrar?._withUnsafeGuaranteedRef {
+        $0.tell(.willSet, self)
+        $0.tell(.didSet, self)
+      }
+      core.deliver(local, change)
     }
-    registrar?._withUnsafeGuaranteedRef {
-      $0.tell(.willSet, self)
-      $0.tell(.didSet, self)
-    }
-    core.deliver(&local, change)
   }
 
   /// Creates an observable value.

@@ -86,17 +86,17 @@ extension _ObserverStorage {
     assert(state.pointee.ownerKey == nil, "a walk that skips the owner's registrations")
     var cursor = start
     var tally = _WalkTally()
+    defer {
+      endBroadcast(cursor)
+      // The dead cost no later broadcast.
+      if _slowPath(tally.dead > 0) { _ = sweep(after: tally) }
+    }
     while cursor.position < cursor.endPosition {
       let stamp = cursor.buffer.stamp(at: cursor.position)
       if _fastPath(stamp.isRegisteredHere) {
         if let object = cursor.entries[cursor.position].object {
           tally.live &+= 1
-          do {
-            try body(object, cursor.payloads[cursor.position])
-          } catch {
-            endBroadcast(cursor)
-            throw error
-          }
+          try body(object, cursor.payloads[cursor.position])
         } else {
           tally.dead &+= 1
         }
@@ -107,8 +107,6 @@ extension _ObserverStorage {
       }
       cursor.position += 1
     }
-    endBroadcast(cursor)
-    if _slowPath(tally.dead > 0) { _ = sweep(after: tally) }
   }
 
   /// Calls `body` with each live registration from `start` on whose payload

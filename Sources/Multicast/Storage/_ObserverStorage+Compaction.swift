@@ -167,7 +167,7 @@ extension _ObserverStorage.State {
     checkUnread()
     #endif
     removals &+= 1
-    onRemoval?(&guarded, buffer.payload(at: buffer.count - 1).pointee)
+    onRemoval?(&guarded, buffer.payload(at: buffer.count - 1))
     buffer.unfile(at: buffer.count - 1)
     Self.destroyEntry(buffer.count - 1, of: buffer, &garbage)
     buffer.count -= 1

@@ -53,7 +53,7 @@ extension _ObserverStorage.State {
   mutating func leaveTombstone(at position: Int) {
     let stamp = buffer.stamp(at: position)
     precondition(!stamp.isRemoved, "removing a removed entry")
-    onRemoval?(&guarded, buffer.payload(at: position).pointee)
+    onRemoval?(&guarded, buffer.payload(at: position))
     buffer.setStamp(stamp.adding(_EntryStamp.removedFlag), at: position)
     buffer.unfile(at: position)
     tombstones += 1

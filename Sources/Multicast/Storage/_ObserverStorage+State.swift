@@ -50,7 +50,7 @@ extension _ObserverStorage {
     /// Told of each registration removed, in the section that removes it,
     /// however it goes (removed, swept, replaced): an event counts its
     /// destinations' subscriptions with it.
-    let onRemoval: ((inout Guarded, Payload) -> Void)?
+    let onRemoval: ((inout Guarded, UnsafePointer<Payload>) -> Void)?
 
     #if DEBUG
     /// What a broadcast that begins without the lock runs after it reads
@@ -71,7 +71,7 @@ extension _ObserverStorage {
 
     init(
       buffer: Buffer, readers: _ReaderSlots, guarded: Guarded,
-      onRemoval: ((inout Guarded, Payload) -> Void)?
+      onRemoval: ((inout Guarded, UnsafePointer<Payload>) -> Void)?
     ) {
       self.buffer = buffer
       self.readers = readers

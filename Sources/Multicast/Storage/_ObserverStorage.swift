@@ -50,7 +50,9 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
 
   /// Creates an empty storage, beside which its owner keeps `guarded`, told
   /// of each removal by `onRemoval`.
-  init(guarding guarded: Guarded, onRemoval: ((inout Guarded, Payload) -> Void)? = nil) {
+  init(
+    guarding guarded: Guarded, onRemoval: ((inout Guarded, UnsafePointer<Payload>) -> Void)? = nil
+  ) {
     // One allocation: the state, the lock, the control words, the first,
     // empty buffer, and last the first reader slot, on a line of its own.
     let lockOffset = _BufferLayout.aligned(MemoryLayout<State>.stride, to: _Lock.alignment)
