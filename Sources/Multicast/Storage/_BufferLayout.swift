@@ -6,8 +6,6 @@
 /// ```
 /// | header | stamps 0..<c | entries 0..<c | payloads 0..<c | index buckets |
 /// ```
-///
-/// Each region is aligned for its elements, the allocation for the largest.
 @usableFromInline
 struct _BufferLayout {
   /// The number of entries the buffer has room for.
@@ -48,8 +46,7 @@ struct _BufferLayout {
       MemoryLayout<UInt32>.alignment)
   }
 
-  /// The first offset from `offset` on that is a multiple of `alignment`, a
-  /// power of two.
+  /// `offset` rounded up to a multiple of `alignment`, a power of two.
   @inlinable
   static func aligned(_ offset: Int, to alignment: Int) -> Int {
     (offset + alignment - 1) & ~(alignment - 1)

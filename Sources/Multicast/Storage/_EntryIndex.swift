@@ -1,11 +1,7 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// How a buffer finds its entries by their object's identity: the one
-/// difference between the two registries (README.md, section 1).
-///
-/// The index lives in the buffer's allocation, after the payloads, and the
-/// buffer alone keeps it up to date.
+/// How a buffer finds its entries by their object's identity (README.md, section 1).
 @usableFromInline
 protocol _EntryIndex {
   /// The number of 32-bit buckets a buffer of `capacity` entries sets aside.

@@ -1,8 +1,7 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// An entry's sequence number and flags, in one word that broadcasts load
-/// atomically; the flags are written with the lock held.
+/// An entry's sequence number and flags, in one word that broadcasts load atomically.
 @usableFromInline
 struct _EntryStamp {
   @usableFromInline
@@ -22,8 +21,7 @@ struct _EntryStamp {
   /// The entry was copied to a newer buffer: a broadcast goes on there (I5).
   @usableFromInline
   static var movedFlag: UInt64 { 2 }
-  /// The removed entry's payload was released early and replaced by a
-  /// placeholder, which compaction destroys under the lock.
+  /// The removed entry's payload was released early, replaced by a placeholder.
   static var releasedFlag: UInt64 { 4 }
 
   @usableFromInline

@@ -13,16 +13,11 @@ import Android
 import WinSDK
 #endif
 
-/// A non-recursive mutual-exclusion lock over the platform's own primitive,
-/// living in memory that its owner allocates and frees.
+/// A non-recursive lock over the platform's own primitive, in memory its owner allocates,
+/// since none may move once in use.
 ///
-/// `os_unfair_lock`, `SRWLOCK` or `pthread_mutex_t`: every supported OS has
-/// them, unlike `Synchronization.Mutex` (macOS 15, iOS 18), which
-/// ThreadSanitizer on Linux does not understand either.
-///
-/// None may move once in use, so the storage places the lock in its own
-/// allocation. The storage and the destinations never hold it while user
-/// code runs; a derived event's link does (Delivery README, section 7).
+/// Not `Synchronization.Mutex`: it needs macOS 15 or iOS 18, and ThreadSanitizer on Linux
+/// does not understand it.
 @usableFromInline
 struct _Lock {
   #if canImport(Darwin)
@@ -46,8 +41,7 @@ struct _Lock {
     memory.assumingMemoryBound(to: Primitive.self)
   }
 
-  /// Initializes a lock in `memory`, ``byteCount`` bytes aligned to
-  /// ``alignment``, which must stay where it is until ``destroy()``.
+  /// Initializes a lock in `memory`, ``byteCount`` bytes aligned to ``alignment``.
   init(initializing memory: UnsafeMutableRawPointer) {
     self.memory = memory
     let primitive = memory.bindMemory(to: Primitive.self, capacity: 1)
@@ -106,10 +100,7 @@ struct _Lock {
     #endif
   }
 
-  /// Runs `body` with the lock held.
-  ///
-  /// Whatever `body` returns is released by the caller, after the lock is
-  /// released: return objects whose deinitializers might run user code.
+  /// Runs `body` with the lock held; the caller releases its result after unlocking.
   @inlinable
   func withLock<Result: ~Copyable, Failure: Error>(
     _ body: () throws(Failure) -> Result

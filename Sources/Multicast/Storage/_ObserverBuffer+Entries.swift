@@ -1,8 +1,7 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// Writing entries and keeping the index up to date (I10); with the lock
-// held.
+// Writing entries and keeping the index up to date (I10), with the lock held.
 
 extension _ObserverBuffer {
   /// Appends a registration to the buffer, which must not be full.
@@ -20,8 +19,7 @@ extension _ObserverBuffer {
     count = position + 1
   }
 
-  /// Appends a copy of the registration at `position` of `other`, which
-  /// keeps its own: `other` is still read.
+  /// Appends a copy of `other`'s registration at `position`: `other` may still be read.
   func appendCopy(of position: Int, in other: _ObserverBuffer) {
     let destination = count
     precondition(destination < capacity, "appending to a full buffer")
@@ -32,8 +30,7 @@ extension _ObserverBuffer {
     count = destination + 1
   }
 
-  /// Appends the registration at `position` of `other`, moving it out
-  /// bitwise, with no reference counting: no one reads `other`.
+  /// Moves `other`'s registration at `position` here bitwise: no one reads `other`.
   func appendMoving(_ position: Int, of other: _ObserverBuffer) {
     let destination = count
     precondition(destination < capacity, "appending to a full buffer")
@@ -67,8 +64,6 @@ extension _ObserverBuffer {
   }
 
   /// The first position below `count` whose sequence is at least `sequence`.
-  ///
-  /// - Complexity: O(log n).
   @inlinable
   func position(ofFirst sequence: UInt64, below count: Int) -> Int {
     var (low, high) = (0, count)
@@ -86,8 +81,6 @@ extension _ObserverBuffer {
 
 extension _ObserverBuffer where Index == _PositionIndex {
   /// The position of the entry filed under `key`, if any: alive or dead.
-  ///
-  /// - Complexity: O(1) on average.
   func position(of key: ObjectIdentifier) -> Int? {
     index.position(of: key, in: entries)
   }

@@ -6,10 +6,8 @@ public import _MulticastAtomics
 /// A fixed-capacity, append-only run of registrations in registration order,
 /// in one allocation laid out by a ``_BufferLayout``.
 ///
-/// A view of raw memory that the storage allocates and frees, with no
-/// reference count, so that lending it to a broadcast costs no retain.
-/// Positional accessors assert their bounds in debug builds; the base
-/// pointers a broadcast caches are the unchecked way in.
+/// A view of raw memory with no reference count, so that lending it to a broadcast costs
+/// no retain.
 @usableFromInline
 struct _ObserverBuffer<Payload, Index: _EntryIndex> {
   @usableFromInline
@@ -43,9 +41,8 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
       at: .allocate(byteCount: layout.byteCount, alignment: alignment), layout: layout)
   }
 
-  /// Makes an empty buffer of `capacity` entries in `memory`, which must
-  /// have ``byteCount(capacity:)`` bytes aligned to ``alignment``: how the
-  /// storage embeds its first, empty buffer.
+  /// Makes an empty buffer of `capacity` entries in `memory`, sized and aligned for it: how
+  /// the storage embeds its first, empty buffer.
   static func initialize(at memory: UnsafeMutableRawPointer, capacity: Int) -> _ObserverBuffer {
     initialize(at: memory, layout: layout(capacity: capacity))
   }
@@ -54,8 +51,7 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
     at memory: UnsafeMutableRawPointer, layout: _BufferLayout
   ) -> _ObserverBuffer {
     let capacity = layout.capacity
-    // Each region is bound once, here, and never rebound: the accessors
-    // below assume it.
+    // Each region is bound once, here: the accessors below assume it.
     memory.initializeMemory(
       as: Header.self, repeating: Header(count: 0, layout: layout), count: 1)
     (memory + _BufferLayout.stampsOffset(after: Header.self))
@@ -68,8 +64,7 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
     return buffer
   }
 
-  /// Destroys the entries and frees the memory, unless this is the empty
-  /// buffer embedded in the storage's allocation.
+  /// Destroys the entries and frees the memory, unless this is the embedded empty buffer.
   @usableFromInline
   func deallocate() {
     entries.deinitialize(count: count)
@@ -144,8 +139,7 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
     return payloads + position
   }
 
-  /// The stamp of the entry at `position`, loaded atomically: safe without
-  /// the lock.
+  /// The stamp at `position`, loaded atomically: safe without the lock.
   @inlinable
   func stamp(at position: Int) -> _EntryStamp {
     assert(position >= 0 && position < capacity, "stamp \(position) of \(capacity)")

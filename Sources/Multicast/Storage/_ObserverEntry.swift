@@ -1,15 +1,12 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// One registration's object in an ``_ObserverBuffer``: a weak reference and
-/// the identity it had (the owner's registrations: the identity alone).
+/// One registration's object: a weak reference and the identity it had.
 ///
-/// Not generic, so that specialized code moves it field by field rather than
-/// through a generic value witness.
+/// Not generic, so that specialized code moves it field by field, not by a value witness.
 @usableFromInline
 struct _ObserverEntry {
-  /// The registered object, set when the entry is made; `nil` for the
-  /// owner's entries.
+  /// The registered object; `nil` for the owner's entries.
   @usableFromInline
   weak var object: AnyObject?
   /// The object's identity, still known after it is gone.
@@ -21,8 +18,7 @@ struct _ObserverEntry {
     self.key = ObjectIdentifier(object)
   }
 
-  /// An entry of the storage's owner (``_ObserverStorage/setOwner(_:)``),
-  /// with no weak reference.
+  /// An owner's entry (``_ObserverStorage/setOwner(_:)``): no weak reference.
   init(ownerKey key: ObjectIdentifier) {
     self.key = key
   }

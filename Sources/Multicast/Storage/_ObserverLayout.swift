@@ -1,14 +1,11 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// What the Swift ABI says about how an observer is laid out (TypeLayout.rst),
-// read in this one place: a class reference is the object pointer; a
-// class-bound existential adds one witness table pointer per protocol. With
-// the table recorded as it is added, a broadcast rebuilds the observer from
-// its loaded object without a cast; an observer laid out otherwise is cast.
+// The Swift ABI's layout of an observer (TypeLayout.rst), read in this one place: a class
+// reference is the object pointer; a class-bound existential adds a witness table pointer
+// per protocol. With the table recorded, a broadcast rebuilds the observer without a cast.
 
-/// The witness table recorded for an observer as it is added: the payload of
-/// a multicast delegate's registrations.
+/// The witness table recorded for an observer: a multicast delegate's payload.
 @usableFromInline
 struct _WitnessTable: Equatable {
   /// The table's address, or one of the two values no table can have.
@@ -22,18 +19,15 @@ struct _WitnessTable: Equatable {
   @usableFromInline
   static var none: _WitnessTable { _WitnessTable(rawValue: 0) }
 
-  /// The observer must be cast at each call: it is not laid out as one
-  /// object pointer and at most one table (aligned, so never at 1).
+  /// The observer is cast at each call: not one object pointer and at most one table.
   @usableFromInline
   static var needsCast: _WitnessTable { _WitnessTable(rawValue: 1) }
 }
 
-/// How values of `Observer` are laid out, and how to take them apart and
-/// rebuild them without a cast.
+/// How values of `Observer` are taken apart and rebuilt without a cast.
 @usableFromInline
 enum _ObserverLayout<Observer> {
-  /// Whether every value of `Observer` is a class instance: `Observer` is a
-  /// class, or an existential whose protocols are class-bound.
+  /// Whether every `Observer` is a class instance: a class, or a class-bound existential.
   static var isClassBound: Bool {
     if Observer.self is AnyObject.Type { return true }
     precondition(
@@ -42,8 +36,7 @@ enum _ObserverLayout<Observer> {
     return _ExistentialMetadata.isClassBound(Observer.self)
   }
 
-  /// Calls `body` with the object reference that is the first word of
-  /// `observer`, a class-bound value, borrowed: no cast and no retain.
+  /// Calls `body` with class-bound `observer`'s first word, its object, borrowed: no retain.
   @inlinable
   static func withObject<Result>(
     ofClassBound observer: Observer, _ body: (AnyObject) -> Result
@@ -68,8 +61,7 @@ enum _ObserverLayout<Observer> {
     return table ?? .needsCast
   }
 
-  /// Calls `body` with the observer registered as `object` with `table`,
-  /// rebuilt from the reference a broadcast loaded, which it consumes.
+  /// Calls `body` with the observer rebuilt from `object`, which it consumes, and `table`.
   @inlinable
   @inline(__always)
   static func withObserver(
@@ -78,8 +70,7 @@ enum _ObserverLayout<Observer> {
     try body(observer(consume object, table))
   }
 
-  /// The observer registered as `object` with `table`, made from the
-  /// reference a broadcast loaded, which it consumes.
+  /// The observer rebuilt from `object`, which it consumes, and `table`.
   @inlinable
   @inline(__always)
   static func observer(_ object: consuming AnyObject, _ table: _WitnessTable) -> Observer {
@@ -96,9 +87,8 @@ enum _ObserverLayout<Observer> {
   }
 }
 
-/// What the library reads of an existential type's metadata: its kind,
-/// 0x303, then flags whose top bit is clear when the existential is
-/// class-bound (the ABI's TypeMetadata.rst).
+/// What the library reads of an existential's metadata (TypeMetadata.rst): its kind, 0x303,
+/// then flags whose top bit is clear when it is class-bound.
 enum _ExistentialMetadata {
   static func isClassBound(_ type: Any.Type) -> Bool {
     let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)

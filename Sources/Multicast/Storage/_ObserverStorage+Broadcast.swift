@@ -13,8 +13,7 @@ struct _BroadcastCursor<Payload, Index: _EntryIndex> {
   @usableFromInline var position: Int
   /// The position the broadcast stops before.
   @usableFromInline var endPosition: Int
-  /// The next sequence number when the broadcast began: entries from it on
-  /// are not visited.
+  /// The next sequence number when the broadcast began: it stops before it.
   @usableFromInline let end: UInt64
   /// The reader counter that counts the broadcast, for `buffer`'s epoch.
   @usableFromInline var counter: UnsafeMutablePointer<UInt64>
@@ -34,8 +33,7 @@ struct _BroadcastCursor<Payload, Index: _EntryIndex> {
   }
 }
 
-/// What a walk found: registrations whose objects lived, and those whose
-/// objects had died unremoved.
+/// What a walk found: the live it called, and the dead (died unremoved) it met.
 @usableFromInline
 struct _WalkTally {
   @usableFromInline var live = 0
@@ -43,20 +41,14 @@ struct _WalkTally {
 
   @inlinable init() {}
 
-  /// Whether the dead cost the walk too much to be left: as much as the
-  /// living, or everything, since the walk found no one alive (README.md,
-  /// section 5).
+  /// Whether the dead cost the walk as much as the living (README.md, section 5).
   @inlinable var isMostlyDead: Bool {
     dead > 0 && (live == 0 || dead >= Swift.max(8, live))
   }
 }
 
 extension _ObserverStorage {
-  /// Calls `body` with each live registration that existed when the call
-  /// began and is not removed before its turn, in registration order, with no
-  /// lock held (README.md, section 3).
-  ///
-  /// Inlined into the caller and specialized for its payload.
+  /// Calls `body` with each live registration, in order, with no lock held (README.md, section 3).
   @inlinable
   func forEach(
     _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Void
@@ -64,9 +56,8 @@ extension _ObserverStorage {
     try forEach(from: beginBroadcast(), body)
   }
 
-  /// Calls `body` with each live registration made before the one numbered
-  /// `end` and not removed before its turn, as ``forEach(_:)`` does: a
-  /// broadcast made earlier and delivered now.
+  /// Calls `body` as ``forEach(_:)`` does, for the registrations made before the one numbered
+  /// `end`.
   @inlinable
   func forEach(
     registeredBefore end: UInt64,
@@ -75,9 +66,8 @@ extension _ObserverStorage {
     try forEach(from: beginBroadcast(registeredBefore: end), body)
   }
 
-  /// Calls `body` with each live registration from `start` on.
-  ///
-  /// It does not reach an owner's registrations (``setOwner(_:)``).
+  /// Calls `body` with each live registration from `start` on, then sweeps if the dead cost
+  /// the walk too much.
   @inlinable
   func forEach(
     from start: _BroadcastCursor<Payload, Index>,
@@ -109,17 +99,10 @@ extension _ObserverStorage {
     }
   }
 
-  /// Calls `body` with each live registration from `start` on whose payload
-  /// satisfies `isIncluded`, as ``forEach(from:_:)`` does; the others'
-  /// objects are not loaded at all.
+  /// Calls `body` with each live registration from `start` on that `isIncluded`, loading no
+  /// other's object and lending `alive` to those it holds; returns the tally.
   ///
-  /// `isIncluded` and `body` get a pointer to the payload, valid during the
-  /// call (I4). A registration of `alive`, which the caller keeps alive, is
-  /// found by identity and lent `alive`, with no weak load; in a storage
-  /// with an owner, pass the owner.
-  /// Calls `body` with each registration from `start` that `isIncluded`
-  /// and whose object lives, lending `alive` for the registrations that
-  /// hold it; returns how many it called, and how many it found dead.
+  /// Payload pointers are valid during the call (I4). With an owner, pass the owner.
   @inlinable @discardableResult
   func forEach(
     from start: _BroadcastCursor<Payload, Index>,

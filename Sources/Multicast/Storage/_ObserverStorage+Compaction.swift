@@ -1,13 +1,10 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// Compacting, growing and replacing the buffer (README.md, section 5): steps
-// of a mutation; positions read before any of them are stale afterwards.
+// Steps of a mutation (README.md, section 5): positions read before them are stale after.
 
 extension _ObserverStorage.State {
-  /// Makes room for one more registration in the full buffer: compacts if
-  /// at least a quarter of it is tombstones, or else grows it to twice the
-  /// room.
+  /// Makes room for one more registration in the full buffer: compacts it or grows it.
   mutating func makeRoom(_ garbage: inout _ObserverStorage.Garbage) {
     if isSweepDue { readers.setSweepWanted(true) }
     if tombstones * 4 >= buffer.count, tombstones > 0 {
@@ -17,11 +14,10 @@ extension _ObserverStorage.State {
     }
   }
 
-  /// Drops the tombstones once they are more than half of the buffer (I9),
-  /// and wants a sweep if one is due.
+  /// Drops the tombstones once they are more than half of the buffer (I9).
   ///
-  /// A small buffer of plain-data payloads waits until it fills: compacting
-  /// it frees no memory, and would cost a fence on every removal.
+  /// A small buffer of plain-data payloads waits until it fills: compacting it would free
+  /// no memory, and cost a fence on every removal.
   mutating func compactIfSparse(_ garbage: inout _ObserverStorage.Garbage) {
     guard tombstones * 2 > buffer.count,
       buffer.count > Self.minimumCapacity || !_isPOD(Payload.self)
@@ -30,9 +26,8 @@ extension _ObserverStorage.State {
     compact(reserving: 0, &garbage)
   }
 
-  /// Drops the tombstones: in place when no broadcast reads the buffer (I4)
-  /// and it is not mostly empty room; otherwise into a new buffer with room
-  /// for `extra` more.
+  /// Drops the tombstones: in place when unread (I4) and not mostly room, else into a new
+  /// buffer with room for `extra` more.
   private mutating func compact(reserving extra: Int, _ garbage: inout _ObserverStorage.Garbage) {
     let registered = buffer.count - tombstones
     let isMostlyRoom =
@@ -44,8 +39,7 @@ extension _ObserverStorage.State {
     }
   }
 
-  /// Replaces the buffer with one holding the registered entries, with room
-  /// for as many again plus `extra`.
+  /// Replaces the buffer with one holding the registered entries, with room to spare.
   private mutating func replaceBuffer(
     reserving extra: Int, _ garbage: inout _ObserverStorage.Garbage
   ) {
@@ -57,9 +51,8 @@ extension _ObserverStorage.State {
     buffer = _ObserverStorage.Buffer.allocate(
       capacity: Swift.max(Self.minimumCapacity, 2 * registered + extra))
     tombstones = 0
-    // Asked before the flag below changes, which still describes
-    // `replaced` (I7). The embedded empty buffer has nothing to move and is
-    // never freed, so a first registration pays for no fence.
+    // Asked while the flag below still describes `replaced` (I7); the embedded empty buffer
+    // costs no fence (README.md, section 4).
     let wasRead = replaced.capacity > 0 && isBufferRead
     isBufferNewerThanFlip = true
     if wasRead {
@@ -70,8 +63,7 @@ extension _ObserverStorage.State {
     }
   }
 
-  /// Slides the registered entries down over the tombstones; no broadcast
-  /// may read the buffer (I4).
+  /// Slides the registered entries down over the tombstones, in an unread buffer (I4).
   private mutating func compactInPlace(_ garbage: inout _ObserverStorage.Garbage) {
     #if MULTICAST_INTERNAL_CHECKS
     checkWriting()
@@ -91,11 +83,9 @@ extension _ObserverStorage.State {
     buffer.refileAll()
   }
 
-  /// Ends a sweep: leaves a tombstone at each registration numbered in
-  /// `dead` that is still there and not removed (I8), compacts if it left
-  /// any, and notes what the sweep found.
+  /// Ends a sweep: flags the registrations numbered in `dead` still there (I8), and compacts.
   ///
-  /// - Returns: Whether it left any.
+  /// - Returns: Whether it flagged any.
   mutating func finishSweep(
     dead: [UInt64], alive: Int, end: UInt64, _ garbage: inout _ObserverStorage.Garbage
   ) -> Bool {
@@ -117,16 +107,14 @@ extension _ObserverStorage.State {
     return flagged
   }
 
-  /// Notes that a sweep found `alive` registrations alive; those from `end`
-  /// on, which it did not look at, count towards the next sweep.
+  /// Notes a sweep that found `alive` live; registrations from `end` on count to the next.
   mutating func noteSweep(alive: Int, end: UInt64) {
     liveAtLastSweep = alive
     registrationsSinceSweep = Int(truncatingIfNeeded: nextSequence &- end)
     if buffer.isFull && isSweepDue { readers.setSweepWanted(true) }
   }
 
-  /// Moves the registered entries of `replaced`, which no broadcast reads
-  /// (I4), bitwise to the buffer, and frees `replaced`.
+  /// Moves `replaced`'s registered entries here bitwise, and frees it: it is unread (I4).
   private func moveRegistered(
     from replaced: _ObserverStorage.Buffer, _ garbage: inout _ObserverStorage.Garbage
   ) {
@@ -144,8 +132,7 @@ extension _ObserverStorage.State {
     replaced.deallocate()
   }
 
-  /// Copies the registered entries of `replaced` to the buffer and flags
-  /// every old stamp moved (I5); the caller retires `replaced`.
+  /// Copies `replaced`'s registered entries here and flags its stamps moved (I5).
   private func copyRegistered(from replaced: _ObserverStorage.Buffer) {
     for position in 0..<replaced.count {
       let stamp = replaced.stamp(at: position)
@@ -178,8 +165,8 @@ extension _ObserverStorage.State {
     }
   }
 
-  /// Ends the entry at `position` of `buffer`, leaving it uninitialized; a
-  /// payload whose release may run user code goes to the garbage.
+  /// Ends the entry at `position`; a payload whose release may run user code goes to the
+  /// garbage.
   private static func destroyEntry(
     _ position: Int, of buffer: _ObserverStorage.Buffer,
     _ garbage: inout _ObserverStorage.Garbage

@@ -2,15 +2,12 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 extension _ObserverStorage {
-  /// What a mutation drops, released after unlocking: anything whose
-  /// deinitializer may run user code and call back into the storage.
+  /// What a mutation drops, released after unlocking (README.md, section 2).
   ///
-  /// A single payload is kept inline; the rest goes to a ``Heap`` made only
-  /// when needed, so that most mutations allocate nothing for it.
+  /// One payload is kept inline, the rest in a ``Heap`` made only when needed.
   struct Garbage: ~Copyable {
     /// The first payload dropped that is not plain data.
     var payload: Payload?
-    /// Everything else, if anything else was dropped.
     private var heap: Heap?
 
     /// What a mutation drops beyond one payload.

@@ -1,25 +1,17 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// The operations of a handle registry (README.md, section 1). Steps of a
-// mutation, so that an event decides in the same section whether it still
-// has a live registration.
+// A handle registry's operations (README.md, section 1), as steps of the caller's mutation.
 
 extension _ObserverStorage.State where Index == _NoIndex {
-  /// Registers a new entry for `object`.
-  ///
-  /// - Returns: The registration, the handle to remove it with.
-  /// - Complexity: Amortized O(1).
+  /// Registers a new entry for `object`, and returns its handle.
   mutating func append(
     _ object: AnyObject, payload: Payload, _ garbage: inout _ObserverStorage.Garbage
   ) -> _Registration {
     _Registration(sequence: register(object, payload: payload, &garbage))
   }
 
-  /// Removes `registration`.
-  ///
-  /// - Returns: Whether it was registered.
-  /// - Complexity: O(log n), where n is the number of registrations.
+  /// Removes `registration`, and returns whether it was registered.
   @discardableResult
   mutating func removeRegistration(
     _ registration: _Registration, _ garbage: inout _ObserverStorage.Garbage,
@@ -42,12 +34,9 @@ extension _ObserverStorage.State where Index == _NoIndex {
     return true
   }
 
-  /// Releases the payload of the removed entry at `position` now, if no
-  /// broadcast reads the buffer (I4), so that a handler's captures go when
-  /// its subscription ends; the entry keeps `placeholder`.
+  /// Replaces the removed entry's payload at `position` with `placeholder` now, if unread (I4).
   ///
-  /// Destroying `placeholder` must run no user code: compaction destroys it
-  /// with the lock held.
+  /// Destroying `placeholder` must run no user code: compaction destroys it under the lock.
   mutating func releasePayload(
     at position: Int, replacingWith placeholder: Payload,
     _ garbage: inout _ObserverStorage.Garbage
@@ -61,10 +50,7 @@ extension _ObserverStorage.State where Index == _NoIndex {
     buffer.setStamp(buffer.stamp(at: position).adding(_EntryStamp.releasedFlag), at: position)
   }
 
-  /// Removes every registration held by `object`.
-  ///
-  /// - Returns: How many were removed.
-  /// - Complexity: O(n), where n is the number of registrations.
+  /// Removes every registration held by `object`, and returns how many.
   @discardableResult
   mutating func removeAll(
     heldBy object: AnyObject, _ garbage: inout _ObserverStorage.Garbage,
@@ -75,11 +61,8 @@ extension _ObserverStorage.State where Index == _NoIndex {
     }
   }
 
-  /// Removes every registration that `predicate` picks, given its object's
-  /// identity and its payload.
-  ///
-  /// - Returns: How many were removed.
-  /// - Complexity: O(n), where n is the number of registrations.
+  /// Removes every registration that `predicate` picks by its object's identity and payload,
+  /// and returns how many.
   @discardableResult
   mutating func removeAll(
     _ garbage: inout _ObserverStorage.Garbage, replacingPayloadsWith placeholder: Payload?,
@@ -99,10 +82,8 @@ extension _ObserverStorage.State where Index == _NoIndex {
 }
 
 extension _ObserverStorage where Index == _NoIndex {
-  /// Starts a broadcast of `registration` alone, which visits nothing if it
-  /// was removed; end it with ``endBroadcast(_:)``.
-  ///
-  /// - Complexity: O(log n), where n is the number of registrations.
+  /// Starts a broadcast of `registration` alone, which visits nothing if it was removed; end
+  /// it with ``endBroadcast(_:)``.
   func beginBroadcast(of registration: _Registration) -> _BroadcastCursor<Payload, Index> {
     withLockedState(changing: false) { state in
       let buffer = state.buffer
@@ -117,13 +98,9 @@ extension _ObserverStorage where Index == _NoIndex {
 }
 
 extension _ObserverStorage where Index == _NoIndex {
-  /// Makes `owner`, the object that keeps this storage, its owner: its own
-  /// registrations hold no weak reference, since it is alive whenever its
-  /// storage is used.
+  /// Makes `owner`, the object that keeps this storage, its owner (README.md, section 1).
   ///
-  /// Call it once, from the owner's initializer, before the storage is
-  /// shared. Walk such a storage with ``forEach(from:where:holding:_:)``,
-  /// which lends the owner in place of the weak reference.
+  /// Walk such a storage with ``forEach(from:where:holding:_:)``, which lends the owner.
   func setOwner(_ owner: AnyObject) {
     precondition(state.pointee.buffer.count == 0, "an owner set after a registration")
     state.pointee.owner = .passUnretained(owner)

@@ -6,8 +6,7 @@ import _MulticastAtomics
 // The checks of the invariants I1 to I10 that README.md states and argues.
 
 extension _ObserverStorage {
-  /// Checks the storage's invariants and traps if one is broken: for tests,
-  /// since checked builds check after every section anyway.
+  /// Checks the invariants, trapping if one is broken: for tests.
   func checkInvariants() {
     read { state in
       state.checkInvariants()
@@ -67,8 +66,7 @@ extension _ObserverStorage.State {
     #endif
   }
 
-  /// Checks that the index files exactly the registered entries, each at its
-  /// position (I10).
+  /// Checks that the index files exactly the registered entries (I10).
   private func checkIndex(registered: Int) {
     guard Index.filesEntries else { return }
     for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
@@ -80,8 +78,7 @@ extension _ObserverStorage.State {
     precondition(buffer.index.count == registered, "I10: index and buffer disagree")
   }
 
-  /// Checks that the words broadcasts begin with are the state's, with the
-  /// version not busy: true whenever no writing section runs (I1).
+  /// Checks the published words against the state (I1).
   @usableFromInline
   func checkPublished() {
     let words = readers.words
@@ -96,9 +93,7 @@ extension _ObserverStorage.State {
 }
 
 #if MULTICAST_INTERNAL_CHECKS
-/// What the invariant checks remember within one section: whether it found
-/// the buffer unread (``_ObserverStorage/State/isBufferRead`` was false) with
-/// no broadcast counted since.
+/// Remembers whether this section found the buffer unread, counting no broadcast since (I4).
 @usableFromInline
 final class _SectionRecord {
   @usableFromInline
@@ -117,15 +112,13 @@ extension _ObserverStorage.State {
       "I2: what broadcasts begin with changes outside a writing section")
   }
 
-  /// Traps unless this section found the buffer unread, and counted no
-  /// broadcast since (I4).
+  /// Traps unless this section found the buffer unread and counted no broadcast since (I4).
   func checkUnread() {
     precondition(
       section.isUnreadProven, "I4: entries move in a buffer not found unread in this section")
   }
 
-  /// Traps unless the registration at `position` is dead: not the owner's,
-  /// its weak reference `nil` (I8).
+  /// Traps unless the registration at `position` is dead (I8).
   func checkDead(at position: Int) {
     precondition(
       !isHeldByOwner(position) && buffer.entry(at: position).pointee.object == nil,

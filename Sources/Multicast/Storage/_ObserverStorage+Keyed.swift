@@ -4,11 +4,9 @@
 // The operations of a keyed registry (README.md, section 1).
 
 extension _ObserverStorage where Index == _PositionIndex {
-  /// Registers `object` unless it is already registered; a dead entry under
-  /// its key, an earlier object's at that address, is removed.
+  /// Registers `object` unless it is registered, removing a dead entry under its key.
   ///
   /// - Returns: `true` if the object was not registered before.
-  /// - Complexity: Amortized O(1).
   @discardableResult
   func insert(_ object: AnyObject, payload: Payload) -> Bool {
     let key = ObjectIdentifier(object)
@@ -26,11 +24,7 @@ extension _ObserverStorage where Index == _PositionIndex {
 
   /// Removes the registration filed under `object`'s identity.
   ///
-  /// No load is needed: a live entry under that key is `object`'s, and a
-  /// dead one is `object`'s seen from its deinitializer, or an earlier
-  /// object's at the same address; either way it goes.
-  ///
-  /// - Complexity: Amortized O(1).
+  /// No load: the entry under that key is `object`'s, or a dead one that goes either way.
   func remove(_ object: AnyObject) {
     let key = ObjectIdentifier(object)
     mutate { state, garbage in
@@ -41,8 +35,6 @@ extension _ObserverStorage where Index == _PositionIndex {
   }
 
   /// Whether `object` is registered.
-  ///
-  /// - Complexity: O(1).
   func contains(_ object: AnyObject) -> Bool {
     read { state in
       guard let position = state.buffer.position(of: ObjectIdentifier(object)) else {

@@ -6,9 +6,7 @@
 extension _ObserverStorage.State {
   static var minimumCapacity: Int { 4 }
 
-  /// Appends a registration, making room first if the buffer is full.
-  ///
-  /// - Returns: The new entry's sequence number.
+  /// Appends a registration, making room first if the buffer is full; returns its number.
   @discardableResult
   mutating func register(
     _ object: AnyObject, payload: Payload, _ garbage: inout _ObserverStorage.Garbage
@@ -28,14 +26,12 @@ extension _ObserverStorage.State {
     return sequence
   }
 
-  /// Whether the registration at `position` is held by the storage's owner:
-  /// alive whenever the storage is used, with no weak reference to load.
+  /// Whether the registration at `position` is the owner's: alive, with no weak reference.
   func isHeldByOwner(_ position: Int) -> Bool {
     buffer.entry(at: position).pointee.key == ownerKey
   }
 
-  /// The object of the registration at `position`, if alive; release it
-  /// after unlocking.
+  /// The object at `position`, if alive; release it after unlocking.
   func object(at position: Int) -> AnyObject? {
     if isHeldByOwner(position), let owner { return owner.takeUnretainedValue() }
     return buffer.entry(at: position).pointee.object
@@ -48,8 +44,8 @@ extension _ObserverStorage.State {
     leaveTombstone(at: position)
   }
 
-  /// Flags the entry at `position` removed, skipped by broadcasts from now
-  /// on, and takes it out of the index; counts no removal (a sweep's).
+  /// Flags the entry at `position` removed, unfiles it and tells `onRemoval`; counts no
+  /// removal (a sweep's).
   mutating func leaveTombstone(at position: Int) {
     let stamp = buffer.stamp(at: position)
     precondition(!stamp.isRemoved, "removing a removed entry")
@@ -59,9 +55,7 @@ extension _ObserverStorage.State {
     tombstones += 1
   }
 
-  /// Removes every registration.
-  ///
-  /// - Returns: Whether any was registered.
+  /// Removes every registration, and returns whether any was registered.
   mutating func removeAll(_ garbage: inout _ObserverStorage.Garbage) -> Bool {
     var removed = false
     for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
@@ -72,8 +66,7 @@ extension _ObserverStorage.State {
     return removed
   }
 
-  /// Whether a sweep is due: the registrations since the last sweep are
-  /// twice the live ones it found, and at least eight (README.md, section 5).
+  /// Whether a sweep is due (README.md, section 5).
   var isSweepDue: Bool {
     registrationsSinceSweep >= 2 * Swift.max(liveAtLastSweep, Self.minimumCapacity)
   }

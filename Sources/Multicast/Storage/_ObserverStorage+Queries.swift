@@ -3,27 +3,16 @@
 
 public import _MulticastAtomics
 
-// Questions about the registrations as a whole, answered at one instant, not
-// by a broadcast's rule, which mixes two moments (README.md, section 5).
-//
-// A query walks without the lock, so that it keeps no loaded observer alive,
-// between two reads of `State.changes`. If they agree, no registration or
-// removal happened between; deaths only take observers away, so the count
-// was the answer at some instant during the call.
+// Answers at one instant, not by a broadcast's rule (README.md, section 5).
 
 extension _ObserverStorage {
   /// The number of live registrations, at one instant.
-  ///
-  /// - Complexity: O(n), where n is the number of registrations.
   var liveCount: Int {
     if let count = countLive(upTo: .max) { return count }
     return lockedLiveCount
   }
 
   /// Whether there is no live registration, at one instant.
-  ///
-  /// - Complexity: O(1) when the first registration is alive; O(n) when dead
-  ///   ones come first.
   var isEmpty: Bool {
     if let count = countLive(upTo: 1) { return count == 0 }
     // The reference is released here, after the section has unlocked.
@@ -51,8 +40,7 @@ extension _ObserverStorage {
     return nil
   }
 
-  /// ``liveCount`` with the lock held throughout, under a stream of changes;
-  /// it releases what it loads after unlocking.
+  /// ``liveCount`` counted with the lock held, when changes keep spoiling the walk.
   private var lockedLiveCount: Int {
     // What it loads goes out of the section in `loaded`, released with it.
     let (loaded, ownerCount) = withLockedState(changing: false) { state in
@@ -95,28 +83,19 @@ extension _ObserverStorage {
 }
 
 extension _ObserverStorage.State {
-  /// The object of the first live registration, if any; release it after
-  /// unlocking.
-  ///
-  /// - Complexity: O(1) when the first registration is alive; O(n) when dead
-  ///   or removed ones come first.
+  /// The first live registration's object, if any; release it after unlocking.
   func firstLiveObject() -> AnyObject? {
     firstLiveObject { _ in true }
   }
 
-  /// Whether a registration held by `object`, which the caller keeps alive,
-  /// is not removed; no weak reference is loaded.
-  ///
-  /// - Complexity: O(n), where n is the number of registrations.
+  /// Whether a registration held by `object`, which the caller keeps alive, is not removed;
+  /// no weak reference is loaded.
   func hasRegistration(heldBy object: AnyObject) -> Bool {
     let key = ObjectIdentifier(object)
     return hasRegistration { entryKey, _ in entryKey == key }
   }
 
-  /// Whether a registration not removed satisfies `predicate`, given its
-  /// object's identity and payload; no weak reference is loaded.
-  ///
-  /// - Complexity: O(n), where n is the number of registrations.
+  /// Whether a registration not removed satisfies `predicate`, loading no weak reference.
   func hasRegistration(where predicate: (ObjectIdentifier, Payload) -> Bool) -> Bool {
     for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
       if predicate(buffer.entry(at: position).pointee.key, buffer.payload(at: position).pointee) {
@@ -126,10 +105,8 @@ extension _ObserverStorage.State {
     return false
   }
 
-  /// The object of the first live registration whose payload satisfies
-  /// `predicate`, if any; release it after unlocking.
-  ///
-  /// - Complexity: O(n), where n is the number of registrations.
+  /// The object of the first live registration whose payload satisfies `predicate`, if any;
+  /// release it after unlocking.
   func firstLiveObject(where predicate: (Payload) -> Bool) -> AnyObject? {
     for position in 0..<buffer.count
     where !buffer.stamp(at: position).isRemoved && predicate(buffer.payload(at: position).pointee) {
@@ -140,13 +117,9 @@ extension _ObserverStorage.State {
 }
 
 extension _ObserverStorage {
-  /// The first live registration numbered from `sequence` to before `end`.
+  /// The first live registration numbered from `sequence` to before `end`, if any.
   ///
-  /// Returns its object (released by the caller after unlocking), payload
-  /// and number, or `nil`. What a broadcast that awaits each observer reads,
-  /// so that it holds no lock and no buffer across an await.
-  ///
-  /// - Complexity: O(log n), plus the removed or dead registrations skipped.
+  /// For a broadcast that awaits each observer: it holds no lock or buffer across an await.
   @inlinable
   func firstLive(
     from sequence: UInt64, before end: UInt64
@@ -167,12 +140,7 @@ extension _ObserverStorage {
     }
   }
 
-  /// The number the next registration will get: a broadcast made now
-  /// reaches the registrations numbered below it.
-  ///
-  /// Read without the lock, from the word each writing section publishes
-  /// as it ends: a registration that returned before the call is counted,
-  /// one under way may or may not be, as with any call made concurrently.
+  /// The number the next registration will get, read without the lock (I1).
   @inlinable
   var nextSequence: UInt64 {
     _multicast_load_acquire(readers.words + _ReaderSlots.nextSequenceWord)

@@ -3,22 +3,17 @@
 
 public import _MulticastAtomics
 
-// Beginning and ending a broadcast; whether broadcasts read the buffer;
-// retiring and freeing buffers (README.md, sections 3 and 4).
+// Beginning and ending broadcasts; retiring and freeing buffers (README.md, sections 3, 4).
 
 extension _ObserverStorage {
-  /// Starts a broadcast: counts it, so that nothing it may read moves or
-  /// is freed until it ends (I4, I7); without the lock when it can.
+  /// Starts a broadcast, counted so that what it reads stays put (I4, I7).
   @inlinable
   func beginBroadcast() -> _BroadcastCursor<Payload, Index> {
     if let cursor = beginBroadcastWithoutLock() { return cursor }
     return beginBroadcastLocked()
   }
 
-  /// Starts a broadcast without the lock (README.md, section 3).
-  ///
-  /// - Returns: The broadcast begun, or `nil`, having changed nothing, if
-  ///   the thread has no slot yet or a writing section ran meanwhile.
+  /// Starts a broadcast without the lock, or returns `nil`, having changed nothing.
   @inlinable
   func beginBroadcastWithoutLock() -> _BroadcastCursor<Payload, Index>? {
     let readers = self.readers
@@ -45,15 +40,13 @@ extension _ObserverStorage {
       if readers.uncount(counter) { freeRetiredBuffers() }
       return nil
     }
-    // I1: the words are one section's, and no section began since the
-    // broadcast was counted.
+    // I1: the words are one section's, and none began since the broadcast was counted.
     return _BroadcastCursor(
       buffer: Buffer(base: UnsafeMutableRawPointer(bitPattern: UInt(base)).unsafelyUnwrapped),
       position: 0, endPosition: Int(truncatingIfNeeded: count), end: end, counter: counter)
   }
 
-  /// Starts a broadcast with the lock held, and makes the other slots, so
-  /// that other threads begin without it next time.
+  /// Starts a broadcast under the lock, and makes the other slots for next time.
   @usableFromInline
   func beginBroadcastLocked() -> _BroadcastCursor<Payload, Index> {
     withLockedState(changing: false) { state in
@@ -62,8 +55,7 @@ extension _ObserverStorage {
     }
   }
 
-  /// Starts a broadcast of the registrations made before the one numbered
-  /// `end`.
+  /// Starts a broadcast of the registrations made before the one numbered `end`.
   @inlinable
   func beginBroadcast(registeredBefore end: UInt64) -> _BroadcastCursor<Payload, Index> {
     withLockedState(changing: false) { state in
@@ -76,11 +68,8 @@ extension _ObserverStorage {
     }
   }
 
-  /// Starts a broadcast of the registrations made before the one numbered
-  /// `end`, at most `reading`'s end, in the buffer that `reading` reads,
-  /// without the lock: counted on `reading`'s counter while `reading` is.
-  ///
-  /// - Complexity: O(log n), where n is the number of registrations.
+  /// Starts a broadcast of the registrations before `end` in `reading`'s buffer, without the
+  /// lock, counted on `reading`'s counter while `reading` is.
   @inlinable
   func beginBroadcast(
     alongside reading: _BroadcastCursor<Payload, Index>, registeredBefore end: UInt64
@@ -113,14 +102,12 @@ extension _ObserverStorage {
     _ = consume garbage
   }
 
-  /// Moves `cursor` from a retired buffer to the current one, at the first
-  /// entry whose sequence is at least `sequence`, counted in the current
-  /// epoch (I5, I7).
+  /// Moves `cursor` from a retired buffer to the current one, from `sequence` on (I5, I7).
   @usableFromInline
   func relocate(_ cursor: inout _BroadcastCursor<Payload, Index>, to sequence: UInt64) {
     let exited = cursor.counter
     let end = cursor.end
-    // A broadcast does not stop to sweep for another thread.
+    // Writing, since it may flip the epoch (I2), with no sweep: a broadcast does not stop.
     cursor = mutateWithoutSweeping { state, garbage in
       let current = state.buffer
       let relocated = _BroadcastCursor(
@@ -146,8 +133,7 @@ extension _ObserverStorage.State {
 }
 
 extension _ObserverStorage.State {
-  /// Whether a broadcast may be reading the current buffer: if not, its
-  /// entries may move, and it may be freed (I4, I7).
+  /// Whether a broadcast may be reading the current buffer (I4, I7).
   var isBufferRead: Bool {
     let (inEpoch, inOther) = epochCounts()
     let isRead = inEpoch > 0 || (!isBufferNewerThanFlip && inOther > 0)
@@ -163,10 +149,7 @@ extension _ObserverStorage.State {
     return epoch == 0 ? (zero, one) : (one, zero)
   }
 
-  /// Counts a broadcast that begins in this section.
-  ///
-  /// - Returns: The counter to take the one back from, as
-  ///   ``_ObserverStorage/endBroadcast(_:)`` does.
+  /// Counts a broadcast begun in this section; returns the counter to take it back from.
   @inlinable
   func countBroadcast() -> UnsafeMutablePointer<UInt64> {
     #if MULTICAST_INTERNAL_CHECKS
@@ -175,8 +158,7 @@ extension _ObserverStorage.State {
     return readers.countLocked(epoch: epoch)
   }
 
-  /// Retires `replaced`, which broadcasts may be reading, and frees what
-  /// retired buffers it can.
+  /// Retires `replaced`, which broadcasts may read, and frees what retired buffers it can.
   mutating func retire(
     _ replaced: _ObserverStorage.Buffer, _ garbage: inout _ObserverStorage.Garbage
   ) {
@@ -189,13 +171,10 @@ extension _ObserverStorage.State {
     }
   }
 
-  /// Frees the retired buffers that no broadcast can read any more, and
-  /// flips the epoch if that lets the others go.
+  /// Frees the retired buffers no broadcast can read, flipping the epoch if it may (I7).
   ///
-  /// Pass `flipping: true` only in a writing section (I2).
-  ///
-  /// - Returns: With `flipping`, whether the epoch flipped; without it,
-  ///   whether a flip is due.
+  /// Pass `flipping: true` only in a writing section (I2); without it, returns whether a flip
+  /// is due, else whether it flipped.
   mutating func freeRetiredBuffers(
     _ garbage: inout _ObserverStorage.Garbage, flipping: Bool
   ) -> Bool {

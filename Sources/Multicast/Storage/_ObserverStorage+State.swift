@@ -17,8 +17,7 @@ extension _ObserverStorage {
     /// Whether `buffer` became current at or after the last flip, so that
     /// only broadcasts counted in ``epoch`` can read it (I7).
     var isBufferNewerThanFlip = true
-    /// Buffers retired before the last flip: freed once no broadcast is
-    /// counted in the other epoch (I7).
+    /// Buffers retired before the last flip (I7).
     var retiredBeforeFlip: [Buffer] = []
     /// Buffers retired since the last flip: they wait for the next.
     var retiredSinceFlip: [Buffer] = []
@@ -38,8 +37,7 @@ extension _ObserverStorage {
     var liveAtLastSweep = 0
     /// How many registrations were made since the last sweep.
     var registrationsSinceSweep = 0
-    /// The owner (``_ObserverStorage/setOwner(_:)``), not retained: it keeps
-    /// the storage.
+    /// The owner (``_ObserverStorage/setOwner(_:)``), unretained: it keeps the storage.
     var owner: Unmanaged<AnyObject>? = nil
     /// The owner's identity; written once, before the storage is shared.
     @usableFromInline
@@ -47,26 +45,21 @@ extension _ObserverStorage {
     /// What the owner guards with this lock besides the registrations.
     @usableFromInline
     var guarded: Guarded
-    /// Told of each registration removed, in the section that removes it,
-    /// however it goes (removed, swept, replaced): an event counts its
-    /// destinations' subscriptions with it.
+    /// Told of each removal, in its section, with the removed payload (README.md, section 2).
     let onRemoval: ((inout Guarded, UnsafePointer<Payload>) -> Void)?
 
     #if DEBUG
-    /// What a broadcast that begins without the lock runs after it reads
-    /// the version and before it counts itself; set by tests.
+    /// Run by a broadcast begun without the lock before it counts itself; set by tests.
     @usableFromInline
     var beforeCounting: (() -> Void)? = nil
-    /// What it runs after it reads the words and before it reads the
-    /// version again.
+    /// Run after it reads the words, before it reads the version again.
     @usableFromInline
     var afterReadingWords: (() -> Void)? = nil
     /// What a sweep runs between its walk and its section.
     var betweenSweepPhases: (() -> Void)? = nil
     #endif
 
-    /// A number that every registration and removal changes, and nothing
-    /// else does.
+    /// Changed by every registration and removal, and by nothing else.
     var changes: UInt64 { nextSequence &+ removals }
 
     init(

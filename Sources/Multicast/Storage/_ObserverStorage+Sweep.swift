@@ -2,13 +2,7 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 extension _ObserverStorage {
-  /// Drops the registrations whose objects are gone.
-  ///
-  /// It walks as a broadcast does, without the lock, and lets each object go
-  /// as soon as it is loaded: a sweep under the lock would keep an observer
-  /// released meanwhile on another thread alive until it unlocked.
-  ///
-  /// - Complexity: O(n), amortized over the registrations that made it due.
+  /// Drops the registrations whose objects are gone (README.md, section 5).
   ///
   /// - Returns: Whether it removed any registration.
   @discardableResult
@@ -41,18 +35,13 @@ extension _ObserverStorage {
     }
   }
 
-  /// Sweeps after a walk that found the dead costing it too much, so that
-  /// they cost no later walk: the sweep costs about what the walk did.
-  ///
-  /// - Returns: Whether the sweep removed any registration.
+  /// Sweeps if `tally` shows the dead cost its walk too much; returns whether it removed any.
   @usableFromInline @inline(never)
   func sweep(after tally: _WalkTally) -> Bool {
     tally.isMostlyDead && sweep()
   }
 
-  /// Sweeps if a sweep is wanted and no other thread claimed it first.
-  ///
-  /// - Returns: Whether the sweep removed any registration.
+  /// Sweeps if wanted and no other thread claimed it first; returns whether it removed any.
   @discardableResult
   func sweepIfWanted() -> Bool {
     readers.claimSweep() && sweep()

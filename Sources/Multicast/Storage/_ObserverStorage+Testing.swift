@@ -23,8 +23,7 @@ extension _ObserverStorage {
 }
 
 extension _ObserverStorage where Index == _PositionIndex {
-  /// Whether an entry is filed under `key`, alive or dead: how tests see that
-  /// a new object was allocated at a dead observer's address.
+  /// Whether an entry is filed under `key`, alive or dead.
   func hasEntry(forKey key: ObjectIdentifier) -> Bool {
     read { state in state.buffer.position(of: key) != nil }
   }

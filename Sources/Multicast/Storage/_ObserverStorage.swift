@@ -1,36 +1,15 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// The library, bottom-up, in three layers, each in its own folder:
-//
-// Storage/ (here): the registrations behind every face, read by broadcasts
-//   without a lock. Its README.md states the protocol, the invariants the
-//   code cites (I1 to I10), the terms, and the order to read the files in.
-// Delivery/: where and when a handler runs. Its README.md states the
-//   protocol, the invariants the code cites (D1 to D12), the terms, and the
-//   order to read the files in.
-// Faces/: the public types and their thin extensions: MulticastDelegate on a
-//   keyed registry; EventSender, Event, ObservableValue, EventSubscription
-//   on an _EventCore.
+// The library, bottom-up, in three layers, each a folder whose README.md states its protocol,
+// the invariants its code cites, its terms and the order to read its files in:
+// Storage/ (here): the registrations behind every face, read by broadcasts without a lock.
+// Delivery/: where and when a handler runs.
+// Faces/: the public types: MulticastDelegate on a keyed registry; EventSender, Event,
+//   ObservableValue and EventSubscription on an _EventCore.
 
-/// The registry behind every face of the library: registrations in order, in
-/// a buffer guarded by a lock, which broadcasts read without it.
-///
-/// It comes as two types over this one implementation, which differ only in
-/// how they find a registration (``_EntryIndex``): ``_KeyedRegistry`` and
-/// ``_HandleRegistry``. Each offers only its own operations.
-///
-/// A broadcast counts itself in a reader slot and reads one buffer, which no
-/// change moves or frees while it is counted. Removal leaves tombstones, which
-/// compaction drops; a sweep drops observers that died unremoved; a replaced
-/// buffer that a broadcast may read is retired until its readers leave. The
-/// protocol, its costs and its invariants: README.md in this folder.
-///
-/// The storage is a noncopyable value that its owner keeps: its state and its
-/// lock live in one allocation of their own, where they never move. What the
-/// owner guards with the same lock, `Guarded`, lives there too, in
-/// ``State/guarded``: like the registrations, it is reached only in a
-/// section.
+/// The registry behind every face of the library: registrations in order, in a buffer
+/// guarded by a lock, which broadcasts read without it (README.md in this folder).
 @usableFromInline
 struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unchecked Sendable {
   // @unchecked Sendable: the state is read and written with `lock` held; a
@@ -39,9 +18,8 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
   let lock: _Lock
   @usableFromInline
   let state: UnsafeMutablePointer<State>
-  /// The control words and reader slots, also here so that a broadcast
-  /// begun without the lock reads no part of the state (but for debug
-  /// builds' test hooks, set before any broadcast).
+  /// The control words and reader slots, also here so that a broadcast begun without the
+  /// lock reads no part of the state (but for debug builds' test hooks).
   @usableFromInline
   let readers: _ReaderSlots
 
@@ -53,8 +31,6 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
   init(
     guarding guarded: Guarded, onRemoval: ((inout Guarded, UnsafePointer<Payload>) -> Void)? = nil
   ) {
-    // One allocation: the state, the lock, the control words, the first,
-    // empty buffer, and last the first reader slot, on a line of its own.
     let lockOffset = _BufferLayout.aligned(MemoryLayout<State>.stride, to: _Lock.alignment)
     let controlOffset = _BufferLayout.aligned(
       lockOffset + _Lock.byteCount, to: MemoryLayout<UInt64>.alignment)
@@ -86,13 +62,10 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
     self.state.deallocate()
   }
 
-  /// Runs `body` on the state with the lock held: the one way the state
-  /// changes.
+  /// Runs `body` on the state with the lock held: the one way in (README.md, section 2).
   ///
-  /// By default a writing section: it keeps the version busy while it runs
-  /// and publishes what broadcasts begin with as it ends (I1, I2). Pass
-  /// `changing: false` for a section that changes none of that (the buffer,
-  /// its entries' places, its count, the next sequence number, the epoch).
+  /// By default a writing section (I1, I2); pass `changing: false` to change nothing that a
+  /// broadcast begins with.
   @inlinable @inline(__always)
   func withLockedState<Result: ~Copyable>(
     changing: Bool = true, _ body: (inout State) -> Result
@@ -148,10 +121,7 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
     withLockedState(changing: false) { state in body(state) }
   }
 
-  /// Removes every registration.
-  ///
-  /// - Returns: Whether any was registered.
-  /// - Complexity: O(n), where n is the number of registrations.
+  /// Removes every registration, and returns whether any was registered.
   @discardableResult
   func removeAll() -> Bool {
     mutate { state, garbage in state.removeAll(&garbage) }
@@ -159,14 +129,10 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
 }
 
 /// Registrations keyed by their object's identity, at most one per object.
-///
-/// What `MulticastDelegate` keeps. See ``_ObserverStorage``.
 @usableFromInline
 typealias _KeyedRegistry<Payload> = _ObserverStorage<Payload, _PositionIndex, Void>
 
 /// Registrations that are their own handles, any number per object.
-///
-/// What the events keep. See ``_ObserverStorage``.
 @usableFromInline
 typealias _HandleRegistry<Payload, Guarded> = _ObserverStorage<Payload, _NoIndex, Guarded>
 

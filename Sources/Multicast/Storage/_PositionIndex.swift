@@ -1,14 +1,11 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// A hash index from an object's identity to its entry's position in a
-/// buffer: open addressing with linear probing over 32-bit positions, at most
-/// three quarters full.
+/// A hash index from an object's identity to its entry's position: open addressing with
+/// linear probing over 32-bit positions, at most three quarters full.
 ///
-/// It lives in the buffer's allocation and is sized from the buffer's
-/// capacity, which bounds the entries it can file, so it never grows. Keys are
-/// not stored here: the index reads the key at a position in the entries it
-/// is given, so that a key can still be found after its object has died.
+/// Sized from the buffer's capacity, it never grows. It stores no keys but reads them in the
+/// entries, so that a key is found after its object has died.
 @usableFromInline
 struct _PositionIndex: _EntryIndex {
   private static var empty: UInt32 { .max }
@@ -29,8 +26,7 @@ struct _PositionIndex: _EntryIndex {
     self.shift = UInt64.bitWidth - bucketCount.trailingZeroBitCount
   }
 
-  /// The number of buckets for a buffer of `capacity` entries: a power of two
-  /// at least four thirds of it.
+  /// A power of two at least four thirds of `capacity`.
   @usableFromInline
   static func bucketCount(forCapacity capacity: Int) -> Int {
     precondition(capacity < Int(empty), "more registrations than an index can hold")
@@ -97,9 +93,7 @@ struct _PositionIndex: _EntryIndex {
     buckets.initialize(repeating: Self.empty, count: mask + 1)
   }
 
-  /// The number of filed positions.
-  ///
-  /// O(buckets).
+  /// The number of filed positions; O(buckets).
   @usableFromInline
   var count: Int {
     (0...mask).count { buckets[$0] != Self.empty }

@@ -4,10 +4,7 @@
 public import _MulticastAtomics
 
 extension _ReaderSlots {
-  /// Counts a broadcast begun with the lock held in the first slot, in the
-  /// current epoch.
-  ///
-  /// - Returns: The counter to take the one back from.
+  /// Counts a broadcast begun under the lock in the first slot; returns the counter.
   @inlinable
   func countLocked(epoch: UInt64) -> UnsafeMutablePointer<UInt64> {
     let counter = firstSlot + Int(epoch)
@@ -30,9 +27,7 @@ extension _ReaderSlots {
   }
 
   #if MULTICAST_INTERNAL_CHECKS
-  /// Waits a while, in every eighth broadcast, for a writing section to
-  /// begin after the broadcast read `version` and before it counts itself:
-  /// the stress tests then hit that window often rather than almost never.
+  /// Stalls the broadcast if `version` counts a multiple of eight sections (README.md, section 6).
   @usableFromInline
   func widenRaceWindow(after version: UInt64) {
     guard (version / Self.versionStep) % 8 == 0 else { return }
@@ -43,10 +38,7 @@ extension _ReaderSlots {
   }
   #endif
 
-  /// Takes back the one a broadcast added to `counter`.
-  ///
-  /// - Returns: Whether buffers are retired: the caller must then free
-  ///   what it can.
+  /// Takes back a broadcast's one; returns whether buffers are retired, for the caller to free.
   @inlinable
   func uncount(_ counter: UnsafeMutablePointer<UInt64>) -> Bool {
     _ = _multicast_fetch_sub_seq_cst(counter, 1)

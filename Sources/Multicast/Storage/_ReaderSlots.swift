@@ -3,19 +3,15 @@
 
 public import _MulticastAtomics
 
-/// The control words and reader slots of a storage: who reads its buffers,
-/// counted per thread and per epoch, and what a broadcast that begins without
-/// the lock reads (README.md, section 3).
+/// The control words and reader slots of a storage (README.md, section 3).
 ///
-/// A view of memory in the storage's allocation; the other slots, eight
-/// lines, are allocated when first needed.
+/// A view of memory in the storage's allocation; the other slots are allocated when needed.
 @usableFromInline
 struct _ReaderSlots {
   /// The control words.
   @usableFromInline
   let words: UnsafeMutablePointer<UInt64>
-  /// The first slot: the first thread's to broadcast without the lock, and
-  /// every broadcast's begun with it.
+  /// The first slot: the first thread's to broadcast without the lock, and those begun under it.
   @usableFromInline
   let firstSlot: UnsafeMutablePointer<UInt64>
 
@@ -44,11 +40,8 @@ struct _ReaderSlots {
   /// Room for the first slot at any 16-byte aligned address.
   static var firstSlotBytes: Int { 2 * lineBytes - 16 }
 
-  /// Makes the control words in `control` and the first slot on the first
-  /// line boundary in `slotMemory`, for a storage whose buffer is `buffer`.
-  ///
-  /// Aligning the slot here lets the storage's allocation keep the
-  /// allocator's natural alignment, which is cheaper to allocate.
+  /// Makes the control words in `control`, and the first slot on the first line boundary in
+  /// `slotMemory`, which lets the storage's allocation keep its cheaper natural alignment.
   init(
     control: UnsafeMutableRawPointer, firstSlot slotMemory: UnsafeMutableRawPointer,
     buffer: UnsafeMutableRawPointer
@@ -94,10 +87,7 @@ struct _ReaderSlots {
 
   // MARK: Writers, with the lock held
 
-  /// Begins a writing section: the version goes busy before anything
-  /// changes (I2).
-  ///
-  /// - Returns: The version to pass to ``endWrite(_:buffer:count:epoch:nextSequence:)``.
+  /// Begins a writing section: the version goes busy before anything changes (I2).
   @inlinable
   func beginWrite() -> UInt64 {
     let version = _multicast_load_relaxed(words + Self.versionWord) | Self.busyBit
@@ -130,8 +120,7 @@ struct _ReaderSlots {
     _multicast_store_relaxed(words + Self.sweepWord, wanted ? 1 : 0)
   }
 
-  /// Whether a mutation should sweep after unlocking; read without the lock,
-  /// a hint.
+  /// Whether a sweep is wanted; read without the lock, a hint.
   var isSweepWanted: Bool {
     _multicast_load_relaxed(words + Self.sweepWord) != 0
   }
@@ -142,9 +131,8 @@ struct _ReaderSlots {
     isSweepWanted && _multicast_compare_exchange(words + Self.sweepWord, 1, 0)
   }
 
-  /// The broadcasts counted in each epoch, read after a sequentially
-  /// consistent fence: one not counted here will see the busy version and
-  /// the has-retired word (README.md, sections 3 and 4).
+  /// The broadcasts counted in each epoch, after a sequentially consistent fence (README.md,
+  /// sections 3 and 4).
   func counts() -> (UInt64, UInt64) {
     _multicast_fence_seq_cst()
     var counts = (_multicast_load_acquire(firstSlot), _multicast_load_acquire(firstSlot + 1))

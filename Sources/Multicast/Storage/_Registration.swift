@@ -1,8 +1,7 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// A registration that is its own handle, such as an event subscription: the
-/// way to find it again to remove it.
+/// A registration that is its own handle, such as an event subscription.
 @usableFromInline
 struct _Registration: Sendable {
   /// The entry's sequence number, which stays with it for its whole life.
