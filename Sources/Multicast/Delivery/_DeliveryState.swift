@@ -207,7 +207,11 @@ struct _DeliveryState {
   /// The actor is gone: everything waiting is taken, to be dropped (D7).
   mutating func abandon(taking batch: inout [_DeliveryJob]) {
     isScheduled = false
-    batch.append(contentsOf: waiting)
+    if chunks.count - head == 1 {
+      batch = chunks[head]  // moved whole, the common case
+    } else {
+      for chunk in chunks[head...] { batch.append(contentsOf: chunk) }
+    }
     taken = arrived
     chunks.removeAll()
     head = 0

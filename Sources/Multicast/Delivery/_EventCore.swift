@@ -220,14 +220,17 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     orphaned orphans: [_Destination], _ state: inout Registry.State,
     _ garbage: inout Registry.Garbage
   ) {
-    var keys = Set<_IsolationKey>()
-    for orphan in orphans
-    where state.guarded.subscribed(orphan.key)?.takeUnretainedValue().destination === orphan {
-      keys.insert(orphan.key)
+    var marked = false
+    for orphan in orphans {
+      guard let counted = state.guarded.subscribed(orphan.key),
+        counted._withUnsafeGuaranteedRef({ $0.destination === orphan })
+      else { continue }
+      counted._withUnsafeGuaranteedRef { $0.isOrphaned = true }
+      marked = true
     }
-    guard !keys.isEmpty else { return }
+    guard marked else { return }
     state.removeAll(&garbage, replacingPayloadsWith: _Subscriber.ended) { _, subscriber in
-      keys.contains(subscriber.isolation)
+      subscriber.counted?._withUnsafeGuaranteedRef { $0.isOrphaned } ?? false
     }
   }
 
@@ -280,6 +283,8 @@ struct _CoreState {
     let key: _IsolationKey
     let destination: _Destination
     var count = 1
+    /// Whether its actor is gone and its registrations are being dropped.
+    var isOrphaned = false
     /// Where it is in `destinations`.
     fileprivate var position: Int
 
