@@ -217,9 +217,11 @@ struct _DeliveryState {
     head = 0
   }
 
-  /// Traps unless D2 holds; the destination calls it after every
-  /// transition in checked builds.
+  /// Traps unless D2 holds, in checked builds; empty otherwise. The
+  /// destination calls it after every transition.
+  @inline(__always)
   func checkInvariants() {
+    #if MULTICAST_INTERNAL_CHECKS
     precondition(
       isEmpty || isDelivering || isScheduled,
       "D2: work waits on a destination with no delivery in progress and no drain scheduled")
@@ -227,6 +229,7 @@ struct _DeliveryState {
       head <= chunks.count && chunks[..<head].allSatisfy(\.isEmpty)
         && chunks[head...].allSatisfy { !$0.isEmpty && $0.count <= Self.batchLimit },
       "D2: a destination's queue holds an empty chunk, or one too long, or kept one handed over")
+    #endif
   }
 
   /// Appends `job` to the last chunk, or to a new one when it is full.

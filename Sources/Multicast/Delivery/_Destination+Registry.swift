@@ -48,9 +48,7 @@ private final class _DestinationRegistry: @unchecked Sendable {
     return lock.withLock {
       // An orphaned destination at this key is a dead actor's: replaced (D7).
       if let existing = entries[key]?.destination, !existing.isOrphaned {
-        #if MULTICAST_INTERNAL_CHECKS
-        precondition(existing.serves(actor), "D7: a destination is given to another actor")
-        #endif
+        _check(existing.serves(actor), "D7: a destination is given to another actor")
         return existing
       }
       let destination = _Destination(actor: actor)

@@ -63,16 +63,12 @@ final class _Destination: @unchecked Sendable {
   func withLockedState<Result>(_ body: (inout _DeliveryState) -> Result) -> Result {
     lock.lock()
     let flags = _multicast_fetch_or(status, Self.lockedFlag)
-    #if MULTICAST_INTERNAL_CHECKS
-    precondition(flags & Self.lockedFlag == 0, "D1: a destination's status was locked twice")
-    #endif
+    _check(flags & Self.lockedFlag == 0, "D1: a destination's status was locked twice")
     state.applyLockFreeTransitions(
       _DeliveryState.Flags(rawValue: flags),
       claimer: UInt32(truncatingIfNeeded: _multicast_load_relaxed(claimer)))
     let result = body(&state)
-    #if MULTICAST_INTERNAL_CHECKS
     state.checkInvariants()
-    #endif
     _multicast_store_release(status, state.flags.rawValue)
     lock.unlock()
     return result
@@ -163,14 +159,12 @@ final class _Destination: @unchecked Sendable {
   /// dropped included; empty otherwise.
   @inline(__always)
   func checkDelivering() {
-    #if DEBUG || MULTICAST_INTERNAL_CHECKS
-    precondition(
+    _check(
       _multicast_load_acquire(status) & _DeliveryState.Flags.delivering.rawValue != 0,
       "D3: work is delivered on a destination that no one claimed")
-    precondition(
+    _check(
       actorIdentity == nil || isCurrentExecutor(),
       "D3: work is delivered off its destination's isolation")
-    #endif
   }
 
   // MARK: Arriving

@@ -55,9 +55,7 @@ extension _EventCore {
     end: UInt64, _ first: _IsolationKey, _ second: _IsolationKey
   ) {
     let start = cursor.take() ?? storage.beginBroadcast(registeredBefore: end)
-    #if MULTICAST_INTERNAL_CHECKS
-    precondition(start.end == end, "D5: a send's walk does not stop at the send's end")
-    #endif
+    _check(start.end == end, "D5: a send's walk does not stop at the send's end")
     // Other destinations' targets are not loaded (D12), nor the core, which
     // is alive while it sends.
     let tally = storage.forEach(

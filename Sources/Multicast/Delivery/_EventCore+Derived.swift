@@ -124,13 +124,10 @@ final class _UpstreamLink: @unchecked Sendable {
       followup = unsubscribe(source, ended, &garbage)
       forgotten = forgetLatest()
     }
-    #if MULTICAST_INTERNAL_CHECKS
-    precondition(
+    _check(
       observed ? registration != nil || (held == nil && source == nil) : registration == nil,
       "D11: a derived event's connection upstream does not follow its subscriptions")
-    precondition(
-      registration == nil || held == nil, "D11: a link holds the core it is subscribed to")
-    #endif
+    _check(registration == nil || held == nil, "D11: a link holds the core it is subscribed to")
     lock.unlock()
     _ = consume garbage
     withExtendedLifetime(forgotten) {}

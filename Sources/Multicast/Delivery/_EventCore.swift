@@ -158,11 +158,9 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
           guard isolation == nil || lookedUp != nil else { return nil }
           counted = state.guarded.add(lookedUp ?? state.guarded.ownDestination)
         }
-        #if MULTICAST_INTERNAL_CHECKS
-        precondition(
-          counted!._withUnsafeGuaranteedRef { $0.destination.serves(isolation) },
+        _check(
+          counted.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.destination.serves(isolation) },
           "D7: a subscription is recorded on a destination that does not serve its isolation")
-        #endif
         let registration = state.append(
           object, payload: _Subscriber(isolation: key, handler: handler, counted: counted),
           &garbage)

@@ -43,9 +43,7 @@ extension _ObserverStorage.State {
   private mutating func replaceBuffer(
     reserving extra: Int, _ garbage: inout _ObserverStorage.Garbage
   ) {
-    #if MULTICAST_INTERNAL_CHECKS
     checkWriting()
-    #endif
     let registered = buffer.count - tombstones
     let replaced = buffer
     buffer = _ObserverStorage.Buffer.allocate(
@@ -65,10 +63,8 @@ extension _ObserverStorage.State {
 
   /// Slides the registered entries down over the tombstones, in an unread buffer (I4).
   private mutating func compactInPlace(_ garbage: inout _ObserverStorage.Garbage) {
-    #if MULTICAST_INTERNAL_CHECKS
     checkWriting()
     checkUnread()
-    #endif
     var kept = 0
     for position in 0..<buffer.count {
       if buffer.stamp(at: position).isRemoved {
@@ -95,9 +91,7 @@ extension _ObserverStorage.State {
       guard position < buffer.count else { continue }
       let stamp = buffer.stamp(at: position)
       if stamp.sequence == sequence && !stamp.isRemoved {
-        #if MULTICAST_INTERNAL_CHECKS
         checkDead(at: position)
-        #endif
         leaveTombstone(at: position)
         flagged = true
       }
@@ -118,9 +112,7 @@ extension _ObserverStorage.State {
   private func moveRegistered(
     from replaced: _ObserverStorage.Buffer, _ garbage: inout _ObserverStorage.Garbage
   ) {
-    #if MULTICAST_INTERNAL_CHECKS
     if replaced.capacity > 0 { checkUnread() }
-    #endif
     for position in 0..<replaced.count {
       if replaced.stamp(at: position).isRemoved {
         Self.destroyEntry(position, of: replaced, &garbage)
@@ -149,10 +141,8 @@ extension _ObserverStorage.State {
   /// Removes the last entry, registered, with no tombstone, and the
   /// tombstones just before it; no broadcast may read the buffer (I4).
   mutating func removeLast(_ garbage: inout _ObserverStorage.Garbage) {
-    #if MULTICAST_INTERNAL_CHECKS
     checkWriting()
     checkUnread()
-    #endif
     removals &+= 1
     onRemoval?(&guarded, buffer.payload(at: buffer.count - 1))
     buffer.unfile(at: buffer.count - 1)

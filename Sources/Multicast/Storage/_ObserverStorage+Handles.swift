@@ -42,9 +42,7 @@ extension _ObserverStorage.State where Index == _NoIndex {
     _ garbage: inout _ObserverStorage.Garbage
   ) {
     guard !_isPOD(Payload.self), !isBufferRead else { return }
-    #if MULTICAST_INTERNAL_CHECKS
     checkUnread()
-    #endif
     garbage.keep(buffer.payload(at: position).move())
     buffer.payload(at: position).initialize(to: placeholder)
     buffer.setStamp(buffer.stamp(at: position).adding(_EntryStamp.releasedFlag), at: position)

@@ -102,27 +102,60 @@ final class _SectionRecord {
   @usableFromInline
   init() {}
 }
+#endif
 
+// The checks each step calls, unconditionally: empty without the flag.
 extension _ObserverStorage.State {
+  /// Checks what a section leaves: the invariants after a writing one,
+  /// and the published words after any (I1).
+  @inlinable @inline(__always)
+  func checkAfterSection(writing: Bool) {
+    #if MULTICAST_INTERNAL_CHECKS
+    if writing { checkInvariants() }
+    checkPublished()
+    #endif
+  }
+
+  /// Notes that a section begins, or counted a broadcast: nothing proves
+  /// the buffer unread since (I4).
+  @inlinable @inline(__always)
+  func forgetUnreadProof() {
+    #if MULTICAST_INTERNAL_CHECKS
+    section.isUnreadProven = false
+    #endif
+  }
+
+  /// Notes that this section found the buffer unread (I4).
+  @inline(__always)
+  func noteUnreadProven() {
+    #if MULTICAST_INTERNAL_CHECKS
+    section.isUnreadProven = true
+    #endif
+  }
+
   /// Traps unless a writing section runs (I2).
+  @inline(__always)
   func checkWriting() {
-    precondition(
+    _check(
       _multicast_load_relaxed(readers.words + _ReaderSlots.versionWord) & _ReaderSlots.busyBit
         != 0,
       "I2: what broadcasts begin with changes outside a writing section")
   }
 
   /// Traps unless this section found the buffer unread and counted no broadcast since (I4).
+  @inline(__always)
   func checkUnread() {
+    #if MULTICAST_INTERNAL_CHECKS
     precondition(
       section.isUnreadProven, "I4: entries move in a buffer not found unread in this section")
+    #endif
   }
 
   /// Traps unless the registration at `position` is dead (I8).
+  @inline(__always)
   func checkDead(at position: Int) {
-    precondition(
+    _check(
       !isHeldByOwner(position) && buffer.entry(at: position).pointee.object == nil,
       "I8: a sweep removes a live registration")
   }
 }
-#endif

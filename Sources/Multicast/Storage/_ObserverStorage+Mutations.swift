@@ -11,9 +11,7 @@ extension _ObserverStorage.State {
   mutating func register(
     _ object: AnyObject, payload: Payload, _ garbage: inout _ObserverStorage.Garbage
   ) -> UInt64 {
-    #if MULTICAST_INTERNAL_CHECKS
     checkWriting()
-    #endif
     if buffer.isFull { makeRoom(&garbage) }
     let sequence = nextSequence
     buffer.append(

@@ -24,9 +24,7 @@ extension _ObserverStorage {
     #if DEBUG
     state.pointee.beforeCounting?()
     #endif
-    #if MULTICAST_INTERNAL_CHECKS
     readers.widenRaceWindow(after: version)
-    #endif
     let counter = slot + Int(version & 1)
     _ = _multicast_fetch_add_seq_cst(counter, 1)
     let base = _multicast_load_relaxed(readers.words + _ReaderSlots.bufferWord)
@@ -137,9 +135,7 @@ extension _ObserverStorage.State {
   var isBufferRead: Bool {
     let (inEpoch, inOther) = epochCounts()
     let isRead = inEpoch > 0 || (!isBufferNewerThanFlip && inOther > 0)
-    #if MULTICAST_INTERNAL_CHECKS
-    if !isRead { section.isUnreadProven = true }
-    #endif
+    if !isRead { noteUnreadProven() }
     return isRead
   }
 
@@ -152,9 +148,7 @@ extension _ObserverStorage.State {
   /// Counts a broadcast begun in this section; returns the counter to take it back from.
   @inlinable
   func countBroadcast() -> UnsafeMutablePointer<UInt64> {
-    #if MULTICAST_INTERNAL_CHECKS
-    section.isUnreadProven = false
-    #endif
+    forgetUnreadProof()
     return readers.countLocked(epoch: epoch)
   }
 
@@ -187,9 +181,7 @@ extension _ObserverStorage.State {
       // I7: nothing is counted in the other epoch; it becomes the current.
       if !retiredSinceFlip.isEmpty {
         guard flipping else { return true }
-        #if MULTICAST_INTERNAL_CHECKS
         checkWriting()
-        #endif
         epoch ^= 1
         flipped = true
         isBufferNewerThanFlip = false

@@ -71,29 +71,20 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
     changing: Bool = true, _ body: (inout State) -> Result
   ) -> Result {
     lock.lock()
-    #if MULTICAST_INTERNAL_CHECKS
-    state.pointee.section.isUnreadProven = false
-    #endif
+    state.pointee.forgetUnreadProof()
     guard changing else {
       let result = body(&state.pointee)
-      #if MULTICAST_INTERNAL_CHECKS
-      state.pointee.checkPublished()
-      #endif
+      state.pointee.checkAfterSection(writing: false)
       lock.unlock()
       return result
     }
     let version = readers.beginWrite()
     let result = body(&state.pointee)
-    #if MULTICAST_INTERNAL_CHECKS
-    state.pointee.checkInvariants()
-    #endif
     let buffer = state.pointee.buffer
     readers.endWrite(
       version, buffer: buffer.base, count: buffer.count, epoch: state.pointee.epoch,
       nextSequence: state.pointee.nextSequence)
-    #if MULTICAST_INTERNAL_CHECKS
-    state.pointee.checkPublished()
-    #endif
+    state.pointee.checkAfterSection(writing: true)
     lock.unlock()
     return result
   }

@@ -26,17 +26,18 @@ extension _ReaderSlots {
     return otherSlots + Int(number % UInt64(Self.otherSlotCount)) * Self.lineWords
   }
 
-  #if MULTICAST_INTERNAL_CHECKS
-  /// Stalls the broadcast if `version` counts a multiple of eight sections (README.md, section 6).
-  @usableFromInline
+  /// Stalls the broadcast if `version` counts a multiple of eight sections
+  /// (README.md, section 6), in checked builds; empty otherwise.
+  @usableFromInline @inline(__always)
   func widenRaceWindow(after version: UInt64) {
+    #if MULTICAST_INTERNAL_CHECKS
     guard (version / Self.versionStep) % 8 == 0 else { return }
     for _ in 0..<1_000 {
       let now = _multicast_load_relaxed(words + Self.versionWord)
       if now != version && now & Self.busyBit == 0 { return }
     }
+    #endif
   }
-  #endif
 
   /// Takes back a broadcast's one; returns whether buffers are retired, for the caller to free.
   @inlinable
