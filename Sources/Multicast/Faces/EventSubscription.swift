@@ -16,6 +16,13 @@ import _MulticastAtomics
 ///   lasts while the target lives. Its `EventSubscription` may be discarded; keep
 ///   it only to end the subscription early with ``cancel(isolation:)``.
 ///
+/// A subscription does not keep its event alive. Once the ``EventSender`` or
+/// ``ObservableValue`` is released, with every ``Event`` taken from it, and
+/// no value of it waits to be delivered, its subscriptions end and their
+/// handlers are released, even those whose `EventSubscription` you still
+/// hold; ``cancel(isolation:)`` then does nothing. (Combine's
+/// `AnyCancellable` keeps its closure until it is cancelled.)
+///
 /// Keep many subscriptions together in a `Set` and end them all at once by
 /// emptying it. Here with the player of the AudioPlayer example, whose
 /// progress is an ``Event`` and whose volume an ``ObservableValue``:
