@@ -125,7 +125,7 @@ struct DeliveryStateTests {
     let machine = Machine()
     #expect(machine.state.flags == .idle)
     #expect(machine.arrive(1, isHere: true) == .deliverDirectly)
-    #expect(machine.state.flags == .onlyDelivering)
+    #expect(machine.state.flags == .onlyDelivering(by: 1))
     #expect(!machine.next())
     #expect(machine.state.flags == .idle)
     // Every other state has other flags, so no exchange that expects these
@@ -133,9 +133,11 @@ struct DeliveryStateTests {
     #expect(machine.arrive(2, isHere: false) == .scheduleDrain)
     #expect(machine.state.flags == [.scheduled, .waiting])
     #expect(machine.startDrain())
-    #expect(machine.state.flags == .onlyDelivering)
+    // The drain's thread (3) delivers: only it can end the delivery alone.
+    #expect(machine.state.flags == .onlyDelivering(by: 3))
+    #expect(machine.state.flags != .onlyDelivering(by: 1))
     #expect(machine.arrive(3, isHere: true) == .none)
-    #expect(machine.state.flags == [.delivering, .waiting])
+    #expect(machine.state.flags == .onlyDelivering(by: 3).union(.waiting))
     #expect(machine.next())
     #expect(machine.batchNumbers == [3])
     #expect(!machine.next())
@@ -146,7 +148,7 @@ struct DeliveryStateTests {
   func adoptsLockFreeChanges() {
     let machine = Machine()
     // A caller here claimed the destination without the lock.
-    machine.state.applyLockFreeTransitions(.onlyDelivering, claimer: 1)
+    machine.state.applyLockFreeTransitions(.onlyDelivering(by: 1))
     #expect(machine.arrive(1, isHere: false) == .none)
     #expect(machine.waitingNumbers == [1])
     #expect(machine.next())

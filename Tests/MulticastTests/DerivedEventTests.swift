@@ -27,6 +27,23 @@ struct DerivedEventTests {
     withExtendedLifetime((doubled, even, halves)) {}
   }
 
+  @Test(
+    "A derived event whose last subscriptions end by a target's death and a cancel lets its upstream go once the dead one is swept"
+  )
+  func disconnectsAfterTheDeadAreSwept() {
+    let sender = EventSender<Int>()
+    let derived = sender.event.map { $0 }
+    var target: DerivedTarget? = DerivedTarget()
+    derived.observe(target!) { target, value in target.heard.append("\(value)") }
+    let other = derived.observe { _ in }
+    target = nil
+    other.cancel()
+    // The notice came while the dead registration was still there; the
+    // sends' walks sweep it.
+    for value in 0..<20 { sender.send(value) }
+    #expect(!sender.hasObservers)
+  }
+
   @Test("Derived events chain, and a chain subscribes upstream only while it has subscriptions")
   func chains() {
     let sender = EventSender<Int>()

@@ -21,8 +21,10 @@
 ///
 /// On the main actor this delivers what waits for it at once, before
 /// returning; elsewhere it waits for each actor's queue to reach the point
-/// where the call was made. Handlers subscribed where no actor is run on the
-/// threads that send, and are not waited for.
+/// where the call was made. Called where no actor is, it also waits for the
+/// values that senders handed to a drain for subscriptions made where no
+/// actor is, and for what those deliveries queue in turn (a derived event's
+/// values), up to a chain eight deep.
 ///
 /// Do not call it from a body that a queue is delivering (an
 /// ``MulticastDelegate/onActor(_:)`` body awaiting it): the queue would wait
@@ -33,8 +35,17 @@ public func waitForDeliveries(isolation: isolated (any Actor)? = #isolation) asy
   if let isolation {
     await _Destination.of(isolation).waitForQueued(from: isolation)
   } else {
-    for destination in _Destination.all {
-      await destination.waitForQueued(from: nil)
+    // What one queue delivers may queue more on another (a derived event's
+    // values, a handler's sends): again, until a pass finds every queue
+    // idle, or for a chain eight deep, whichever comes first (other work may
+    // never let every queue rest).
+    for _ in 0..<8 {
+      var isSettled = true
+      for destination in _Destination.all where !destination.isIdle {
+        isSettled = false
+        await destination.waitForQueued(from: nil)
+      }
+      if isSettled { return }
     }
   }
 }

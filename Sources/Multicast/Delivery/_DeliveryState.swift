@@ -33,7 +33,7 @@ struct _DeliveryState {
   var isEmpty: Bool { head == chunks.count }
 
   /// The state's flags in one word, which the destination mirrors in its
-  /// status word (D1).
+  /// status word (D1), with the deliverer's thread while one delivers.
   struct Flags: OptionSet, Equatable {
     let rawValue: UInt64
 
@@ -43,13 +43,18 @@ struct _DeliveryState {
 
     /// Nothing waits, no one delivers, no drain is scheduled.
     static let idle: Flags = []
-    /// Someone delivers; nothing waits and no drain is scheduled.
-    static let onlyDelivering: Flags = [.delivering]
+
+    /// Someone delivers, on `thread`; nothing waits, no drain is scheduled.
+    static func onlyDelivering(by thread: UInt32) -> Flags {
+      Flags(rawValue: Flags.delivering.rawValue | UInt64(thread) << 8)
+    }
+
+    /// The deliverer's thread, while someone delivers.
+    var deliverer: UInt32 { UInt32(truncatingIfNeeded: rawValue >> 8) }
   }
 
   var flags: Flags {
-    var flags = Flags()
-    if isDelivering { flags.insert(.delivering) }
+    var flags = isDelivering ? Flags.onlyDelivering(by: deliverer) : Flags()
     if isScheduled { flags.insert(.scheduled) }
     if !isEmpty { flags.insert(.waiting) }
     return flags
@@ -57,13 +62,13 @@ struct _DeliveryState {
 
   /// Takes what the two lock-free transitions changed (`idle` to
   /// `onlyDelivering` and back): whether someone delivers, and on which
-  /// thread, `claimer`, when one claimed it without the lock.
-  mutating func applyLockFreeTransitions(_ flags: Flags, claimer: UInt32) {
+  /// thread.
+  mutating func applyLockFreeTransitions(_ flags: Flags) {
     precondition(
       flags.contains(.waiting) == !isEmpty && flags.contains(.scheduled) == isScheduled,
       "D1: a destination's flags changed without its lock beyond the two lock-free transitions")
     if !isDelivering && flags.contains(.delivering) {
-      deliverer = claimer
+      deliverer = flags.deliverer
       owed = taken
     }
     isDelivering = flags.contains(.delivering)

@@ -123,6 +123,7 @@ extension _Destination {
   @discardableResult
   func scheduleDrain(sparing spared: AnyObject? = nil) -> Bool {
     guard actorIdentity != nil else {
+      if self !== Self.unisolated { noteDraining() }
       Task { self.drain(on: nil) }
       return false
     }

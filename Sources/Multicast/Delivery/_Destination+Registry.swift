@@ -23,9 +23,16 @@ extension _Destination {
     return registry.destination(of: actor)
   }
 
-  /// Every destination that work may wait on now.
+  /// Every destination that work may wait on now: the actors', and the
+  /// events' own destinations of no actor that handed work to a drain.
   static var all: [_Destination] {
     [main, unisolated] + registry.destinations
+  }
+
+  /// Notes that this destination of no actor, an event's own, handed work
+  /// to a drain, for ``waitForDeliveries(isolation:)``.
+  func noteDraining() {
+    Self.registry.noteDraining(self)
   }
 }
 
@@ -42,6 +49,9 @@ private final class _DestinationRegistry: @unchecked Sendable {
   private var entries: [ObjectIdentifier: Entry] = [:]
   /// The count at which entries whose destination is gone are pruned.
   private var pruneAt = 16
+  /// Events' own destinations of no actor that handed work to a drain.
+  private var draining: [ObjectIdentifier: Entry] = [:]
+  private var pruneDrainingAt = 16
 
   func destination(of actor: any Actor) -> _Destination {
     let key = ObjectIdentifier(actor)
@@ -61,7 +71,19 @@ private final class _DestinationRegistry: @unchecked Sendable {
     }
   }
 
+  func noteDraining(_ destination: _Destination) {
+    lock.withLock {
+      draining[ObjectIdentifier(destination)] = Entry(destination: destination)
+      if draining.count >= pruneDrainingAt {
+        draining = draining.filter { $0.value.destination != nil }
+        pruneDrainingAt = Swift.max(16, 2 * draining.count)
+      }
+    }
+  }
+
   var destinations: [_Destination] {
-    lock.withLock { entries.values.compactMap(\.destination) }
+    lock.withLock {
+      entries.values.compactMap(\.destination) + draining.values.compactMap(\.destination)
+    }
   }
 }

@@ -8,7 +8,8 @@ internal import _MulticastAtomics
 ///
 /// An actor's destination comes from ``of(_:)`` and is shared by every
 /// subject and face that delivers there (D4); each event makes its own
-/// destination of no actor, delivered by the threads that send.
+/// destination of no actor, delivered by the threads that send and by drain
+/// tasks they hand work to.
 final class _Destination: @unchecked Sendable {
   // @unchecked Sendable: `state` is guarded by `lock`, `status` is atomic
   // (D1); the rest is immutable or a weak reference.
@@ -29,9 +30,6 @@ final class _Destination: @unchecked Sendable {
   private var state = _DeliveryState()
   /// The state's flags, plus ``lockedFlag`` while the lock is held (D1).
   private let status: UnsafeMutablePointer<UInt64>
-  /// The thread that last claimed the destination without the lock, for
-  /// the state to take with the claim (D1, D9).
-  private let claimer: UnsafeMutablePointer<UInt64>
 
   private static let lockedFlag: UInt64 = 1 << 63
 
@@ -42,19 +40,18 @@ final class _Destination: @unchecked Sendable {
     isMainActor = actor === MainActor.shared
     otherActor = isMainActor ? nil : actor
     isOfMortalActor = actor != nil && !isMainActor
-    // The status and claimer words first, then the lock, in one allocation.
-    let lockOffset = max(2 * MemoryLayout<UInt64>.stride, _Lock.alignment)
+    // The status word first, then the lock, in one allocation.
+    let lockOffset = max(MemoryLayout<UInt64>.stride, _Lock.alignment)
     let memory = UnsafeMutableRawPointer.allocate(
       byteCount: lockOffset + _Lock.byteCount,
       alignment: max(MemoryLayout<UInt64>.alignment, _Lock.alignment))
-    status = memory.initializeMemory(as: UInt64.self, repeating: 0, count: 2)
-    claimer = status + 1
+    status = memory.initializeMemory(as: UInt64.self, repeating: 0, count: 1)
     lock = _Lock(initializing: memory + lockOffset)
   }
 
   deinit {
     lock.destroy()
-    status.deinitialize(count: 2)
+    status.deinitialize(count: 1)
     UnsafeMutableRawPointer(status).deallocate()
   }
 
@@ -64,9 +61,7 @@ final class _Destination: @unchecked Sendable {
     lock.lock()
     let flags = _multicast_fetch_or(status, Self.lockedFlag)
     _check(flags & Self.lockedFlag == 0, "D1: a destination's status was locked twice")
-    state.applyLockFreeTransitions(
-      _DeliveryState.Flags(rawValue: flags),
-      claimer: UInt32(truncatingIfNeeded: _multicast_load_relaxed(claimer)))
+    state.applyLockFreeTransitions(_DeliveryState.Flags(rawValue: flags))
     let result = body(&state)
     state.checkInvariants()
     _multicast_store_release(status, state.flags.rawValue)
@@ -74,21 +69,22 @@ final class _Destination: @unchecked Sendable {
     return result
   }
 
-  /// Starts delivering a send here without the lock, from `idle` (D1).
+  /// Starts delivering a send here without the lock, from `idle`, as the
+  /// calling thread (D1).
   @inline(__always)
   func claimIfIdle() -> Bool {
-    guard
-      _multicast_compare_exchange(
-        status, _DeliveryState.Flags.idle.rawValue, _DeliveryState.Flags.onlyDelivering.rawValue)
-    else { return false }
-    _multicast_store_relaxed(claimer, UInt64(_multicast_thread_number()))
-    return true
+    _multicast_compare_exchange(
+      status, _DeliveryState.Flags.idle.rawValue,
+      _DeliveryState.Flags.onlyDelivering(by: _multicast_thread_number()).rawValue)
   }
 
-  /// Ends a delivery without the lock when nothing arrived meanwhile (D1).
+  /// Ends the calling thread's delivery without the lock when nothing
+  /// arrived meanwhile (D1).
+  @inline(__always)
   func finishIfOnlyDelivering() -> Bool {
     _multicast_compare_exchange(
-      status, _DeliveryState.Flags.onlyDelivering.rawValue, _DeliveryState.Flags.idle.rawValue)
+      status, _DeliveryState.Flags.onlyDelivering(by: _multicast_thread_number()).rawValue,
+      _DeliveryState.Flags.idle.rawValue)
   }
 
   /// The actor, while it lives.
@@ -169,7 +165,7 @@ final class _Destination: @unchecked Sendable {
 
   // MARK: Arriving
 
-  /// Work arrives from `isolation` (``_DeliveryState/arrive(_:isHere:taking:owing:)``);
+  /// Work arrives from `isolation` (``_DeliveryState/arrive(_:isHere:thread:taking:)``);
   /// `job` is made only if the work is queued.
   func arrive(
     _ job: () -> _DeliveryJob, from isolation: (any Actor)?, taking batch: inout [_DeliveryJob],

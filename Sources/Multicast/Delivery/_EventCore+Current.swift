@@ -22,7 +22,7 @@ extension _EventCore {
       into: &garbage, registered: registered)
     _ = consume garbage
     follow(consume followup, from: isolation)
-    storage.sweepIfWanted()
+    if storage.sweepIfWanted() { didSweep(from: isolation) }
     return registration
   }
 

@@ -67,10 +67,9 @@ extension _EventCore {
     if _slowPath(tally.dead > 0) { sweep(after: tally) }
   }
 
-  /// Sweeps after a walk that found the dead costing it too much, and
-  /// records whether a live subscription is left (D10).
+  /// Sweeps after a walk that found the dead costing it too much.
   @inline(never)
   func sweep(after tally: _WalkTally) {
-    if storage.sweep(after: tally) && hasNotices { recordOccupancyAfterSweep(from: nil) }
+    if storage.sweep(after: tally) { didSweep(from: nil) }
   }
 }

@@ -93,16 +93,23 @@ extension _EventCore {
     let (result, followup) = change(from: isolation, into: &garbage, body)
     _ = consume garbage
     follow(consume followup, from: isolation)
-    // A sweep may drop dead targets of other actors, counted as alive above.
-    if storage.sweepIfWanted() && hasNotices { recordOccupancyAfterSweep(from: isolation) }
+    if storage.sweepIfWanted() { didSweep(from: isolation) }
     return result
+  }
+
+  /// After a sweep removed registrations (dead targets, of other actors
+  /// too, which a change counts as alive): records whether a live
+  /// subscription is left (D10), and has a derived event look again at its
+  /// connection upstream (D11), which follows its registrations.
+  func didSweep(from isolation: (any Actor)?) {
+    if hasNotices { recordOccupancyAfterSweep(from: isolation) }
+    upstream?.update()
   }
 
   /// Records, with the lock held, whether a live registration is left.
   ///
   /// Targets of another isolation count as alive and are not loaded
-  /// (section 2 of README.md):
-  /// deliveries there notice their deaths (`dropIfUnobserved`).
+  /// (section 2 of README.md): a walk there that meets them sweeps them.
   ///
   /// - Returns: The transition to tell, and the live object found, if one
   ///   was loaded: release it after unlocking.

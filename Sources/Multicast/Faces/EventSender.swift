@@ -69,11 +69,11 @@
 ///   until it runs there (running on an actor takes a reference to it), so
 ///   an actor released while it is busy may still hear, in order, values
 ///   sent before; it is released once they are delivered.
-/// - Subscriptions made where no actor is are called on a sending thread,
-///   one send at a time, in order. A send to subscriptions made where no
-///   actor is returns before they hear its value when another thread is
-///   delivering to them: that thread delivers it, in order, before its own
-///   send returns.
+/// - Subscriptions made where no actor is are called one send at a time, in
+///   order, on a sending thread or a drain task. A send to them returns
+///   before they hear its value when another thread is delivering to them:
+///   that thread delivers it, in order, or hands it to a drain task once its
+///   own work is done (<doc:TheContract#Threads> states the bound).
 /// - An actor subscribes as a weak target with ``Event/observe(actor:_:)``,
 ///   whose handler gets the actor isolated; a closure that touches the
 ///   actor's state captures it, and keeps it alive at least as long as the
@@ -165,8 +165,9 @@ public final class EventSender<Value> {
   /// this returns, after anything still waiting for that actor; so are those
   /// made where no actor is, with one exception. A send to subscriptions made
   /// where no actor is returns before they hear its value when another
-  /// thread is delivering to them: that thread delivers it, in order, before
-  /// its own send returns. For subscriptions made on another
+  /// thread is delivering to them: that thread delivers it, in order, or
+  /// hands it to a drain task once its own work is done. For subscriptions
+  /// made on another
   /// actor the value is queued, and delivered there in the order values
   /// were sent. A send made by a handler during a delivery goes after it.
   ///
