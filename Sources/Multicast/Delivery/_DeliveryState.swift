@@ -222,8 +222,9 @@ struct _DeliveryState {
     head = 0
   }
 
-  /// Traps unless D2 holds, in checked builds; empty otherwise. The
-  /// destination calls it after every transition.
+  /// Traps unless D2 holds, in checked builds; empty otherwise.
+  ///
+  /// The destination calls it after every transition.
   @inline(__always)
   func checkInvariants() {
     #if MULTICAST_INTERNAL_CHECKS
