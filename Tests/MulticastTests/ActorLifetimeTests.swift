@@ -246,4 +246,43 @@ struct ActorTargetTests {
       #expect(heard.withLock { $0 } == ["first 1"])
     }
   }
+
+  @Test(
+    "A drain whose actor loses one of its owners while others remain stops, and the next drain, finding the actor alive, delivers the rest in order",
+    .timeLimit(.minutes(15)))
+  func drainGoesOnWhileOwnersRemain() async {
+    let sender = EventSender<Int>()
+    let heard = Locked<[Int]>([])
+    let owners = Locked<[SharedListener]>([])
+    let listener = SharedListener(heard: heard, owners: owners)
+    owners.withLock { $0 = [listener, listener] }
+    await listener.listen(to: sender)
+    // Sent from no actor, the values wait for a drain on the actor; the
+    // first lets one owner go, so the drain's count of the actor falls.
+    await Task.detached { for value in 1...50 { sender.send(value) } }.value
+    await Task.detached { await waitForDeliveries() }.value
+    #expect(heard.withLock { $0 } == Array(1...50))
+    #expect(owners.withLock { $0.count } == 1)
+    withExtendedLifetime(listener) {}
+  }
+}
+
+/// An actor with owners besides its creator: the first value it hears lets
+/// one of them go.
+actor SharedListener {
+  let heard: Locked<[Int]>
+  let owners: Locked<[SharedListener]>
+
+  init(heard: Locked<[Int]>, owners: Locked<[SharedListener]>) {
+    (self.heard, self.owners) = (heard, owners)
+  }
+
+  func listen(to sender: EventSender<Int>) {
+    sender.event.observe(actor: self) { listener, value in listener.hear(value) }
+  }
+
+  private func hear(_ value: Int) {
+    heard.withLock { $0.append(value) }
+    if value == 1 { _ = owners.withLock { $0.removeLast() } }
+  }
 }
