@@ -122,11 +122,13 @@ struct _DeliveryState {
   ///
   /// - Returns: Whether `batch` holds work to deliver (then ``next(_:isPastBudget:)``),
   ///   all owed.
-  mutating func claim(taking batch: inout [_DeliveryJob], thread: UInt32) -> Bool {
+  mutating func claim(
+    taking batch: inout [_DeliveryJob], thread: UInt32, owingAll: Bool = true
+  ) -> Bool {
     guard !isDelivering, !isEmpty else { return false }
     isDelivering = true
     deliverer = thread
-    owed = arrived
+    owed = owingAll ? arrived : taken
     take(into: &batch)
     return true
   }
@@ -136,12 +138,7 @@ struct _DeliveryState {
   /// - Returns: Whether `batch` holds work to deliver (then ``next(_:isPastBudget:)``).
   mutating func startDrain(taking batch: inout [_DeliveryJob], thread: UInt32) -> Bool {
     isScheduled = false
-    guard !isDelivering, !isEmpty else { return false }
-    isDelivering = true
-    deliverer = thread
-    owed = taken
-    take(into: &batch)
-    return true
+    return claim(taking: &batch, thread: thread, owingAll: false)
   }
 
   /// The scheduled drain, before it hops to its actor, ends if nothing is
