@@ -45,7 +45,7 @@ extension _EventCore {
   /// Whether any registration is not removed, loading none of their
   /// targets: a derived event connects upstream while so.
   var hasRegistrations: Bool {
-    withLatest { state, _ in !state.destinations.isEmpty }
+    withLatest { state, _ in state.isUsed }
   }
 
   /// Forgets a derived core's latest value: the value sent upstream made

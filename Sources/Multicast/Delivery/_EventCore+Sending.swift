@@ -141,7 +141,10 @@ extension _EventCore: _DeliverySource {
     decided.initialize(to: _LocalSend(end: state.nextSequence))
     let end = decided.pointee.end
     for counted in state.guarded.destinations {
-      let destination = counted._withUnsafeGuaranteedRef { $0.destination }
+      // A parked destination has no one to deliver to.
+      guard
+        let destination = counted._withUnsafeGuaranteedRef({ $0.count > 0 ? $0.destination : nil })
+      else { continue }
       var batch: [_DeliveryJob] = []
       let arrival = destination.arrive(
         { _DeliveryJob(self, .send(_Value(value: value), end: end)) }, from: isolation,

@@ -153,7 +153,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
           counted = nil
         }
         if let counted {
-          counted._withUnsafeGuaranteedRef { $0.count += 1 }
+          state.guarded.subscribe(to: counted)
         } else {
           guard isolation == nil || lookedUp != nil else { return nil }
           counted = state.guarded.add(lookedUp ?? state.guarded.ownDestination)
@@ -218,17 +218,24 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     orphaned orphans: [_Destination], _ state: inout Registry.State,
     _ garbage: inout Registry.Garbage
   ) {
-    var marked = false
+    var marked: [Unmanaged<_CoreState.Subscribed>] = []
     for orphan in orphans {
       guard let counted = state.guarded.subscribed(orphan.key),
         counted._withUnsafeGuaranteedRef({ $0.destination === orphan })
       else { continue }
       counted._withUnsafeGuaranteedRef { $0.isOrphaned = true }
-      marked = true
+      marked.append(counted)
     }
-    guard marked else { return }
+    guard !marked.isEmpty else { return }
     state.removeAll(&garbage, replacingPayloadsWith: _Subscriber.ended) { _, subscriber in
       subscriber.counted?._withUnsafeGuaranteedRef { $0.isOrphaned } ?? false
+    }
+    // Parked now, if not dropped with the others: dropped at once.
+    for counted in marked
+    where state.guarded.subscribed(counted._withUnsafeGuaranteedRef { $0.key })?.toOpaque()
+      == counted.toOpaque()
+    {
+      state.guarded.dropParked(counted)
     }
   }
 
@@ -265,7 +272,8 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// The destinations, for tests.
   var destinationsForTesting: [_Destination] {
     storage.withLockedState(changing: false) {
-      $0.guarded.destinations.map { $0.takeUnretainedValue().destination }
+      $0.guarded.destinations.map { $0.takeUnretainedValue() }.filter { $0.count > 0 }.map(
+        \.destination)
     }
   }
 }
@@ -293,16 +301,20 @@ struct _CoreState {
     }
   }
 
-  /// The destinations the event's subscriptions run on: one is added by
-  /// the first registration on it and dropped with the last (D6).
+  /// The destinations the event's subscriptions run on, and those emptied:
+  /// one is added by the first registration on it and *parked* (count 0)
+  /// by its last; the parked are dropped together once they outnumber the
+  /// others and four, so that a destination emptied and used again costs
+  /// no allocation, and each is dropped in amortized O(1) (D6).
   ///
-  /// Each
-  /// holds one reference, given back when it is dropped or by
+  /// Each holds one reference, given back when it is dropped or by
   /// ``releaseAll()``, so that reading one counts no reference.
   private(set) var destinations: [Unmanaged<Subscribed>] = []
+  /// How many of `destinations` are parked.
+  private var parked = 0
   /// `destinations` by key, once they are too many to search.
   private var index: [_IsolationKey: Unmanaged<Subscribed>]? = nil
-  /// The destination, when there is exactly one; `destinations` holds it.
+  /// The destination, when exactly one is in use; `destinations` holds it.
   private(set) var soleDestination: Unmanaged<_Destination>? = nil
   /// The event's destination of no actor, kept for the core's life once
   /// made, so that a send may deliver there holding no reference to it.
@@ -331,6 +343,21 @@ struct _CoreState {
     return destinations.first { $0._withUnsafeGuaranteedRef { $0.key == key } }
   }
 
+  /// Whether any destination is in use: whether a registration is not
+  /// removed.
+  var isUsed: Bool { destinations.count > parked }
+
+  /// Counts a registration on `counted`, taking it out of the parked.
+  mutating func subscribe(to counted: Unmanaged<Subscribed>) {
+    let wasParked = counted._withUnsafeGuaranteedRef {
+      $0.count += 1
+      return $0.count == 1
+    }
+    guard wasParked else { return }
+    parked -= 1
+    noteSole()
+  }
+
   /// Adds `destination`, with its first registration.
   ///
   /// - Complexity: O(1) on average.
@@ -347,19 +374,27 @@ struct _CoreState {
     return added
   }
 
-  /// Counts the registration of `subscriber` removed, dropping its
+  /// Counts the registration of `subscriber` removed, parking its
   /// destination with the last: the storage calls it for every removal.
   ///
-  /// - Complexity: O(1).
+  /// - Complexity: O(1), amortized.
   mutating func unsubscribed(_ subscriber: borrowing _Subscriber) {
     guard let counted = subscriber.counted else {
       preconditionFailure("D6: an ended registration was removed again")
     }
-    let (isLast, position, key) = counted._withUnsafeGuaranteedRef {
+    let isLast = counted._withUnsafeGuaranteedRef {
       $0.count -= 1
-      return ($0.count == 0, $0.position, $0.key)
+      return $0.count == 0
     }
     guard isLast else { return }
+    parked += 1
+    if parked > Swift.max(4, destinations.count - parked) { dropParked() }
+    noteSole()
+  }
+
+  /// Drops `counted`, parked, now.
+  mutating func dropParked(_ counted: Unmanaged<Subscribed>) {
+    let (position, key) = counted._withUnsafeGuaranteedRef { ($0.position, $0.key) }
     // The last takes its place.
     let last = destinations.removeLast()
     if last.toOpaque() != counted.toOpaque() {
@@ -368,21 +403,38 @@ struct _CoreState {
     }
     index?[key] = nil
     if destinations.isEmpty { index = nil }
-    noteSole()
+    parked -= 1
     counted.release()
+    noteSole()
+  }
+
+  /// Drops every parked destination.
+  ///
+  /// - Complexity: O(d), where d is the number of destinations.
+  private mutating func dropParked() {
+    var position = destinations.count
+    while position > 0 {
+      position -= 1
+      let counted = destinations[position]
+      if counted._withUnsafeGuaranteedRef({ $0.count == 0 }) { dropParked(counted) }
+    }
   }
 
   /// Gives back every destination's reference, when the event goes.
   mutating func releaseAll() {
     for counted in destinations { counted.release() }
     destinations.removeAll()
+    parked = 0
     index = nil
     soleDestination = nil
   }
 
   private mutating func noteSole() {
-    soleDestination =
-      destinations.count == 1
-      ? destinations[0]._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.destination) } : nil
+    guard destinations.count - parked == 1 else {
+      soleDestination = nil
+      return
+    }
+    let used = destinations.first { $0._withUnsafeGuaranteedRef { $0.count > 0 } }
+    soleDestination = used?._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.destination) }
   }
 }
