@@ -84,9 +84,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     replaysLatest: Bool = false, pairOffset: Int = 0, latest: Value? = nil,
     upstream: _UpstreamLink? = nil
   ) {
-    storage = Registry(guarding: _CoreState()) { state, subscriber in
-      state.unsubscribed(subscriber.pointee)
-    }
+    storage = Registry(guarding: _CoreState(), onRemoval: _CoreState.removed)
     self.latest = latest
     self.upstream = upstream
     ownerDestination = owner.map { _Destination.of($0) }
@@ -372,6 +370,11 @@ struct _CoreState {
     }
     noteSole()
     return added
+  }
+
+  /// The storage's `onRemoval`: a function with no context.
+  static func removed(_ state: inout _CoreState, _ subscriber: UnsafePointer<_Subscriber>) {
+    state.unsubscribed(subscriber.pointee)
   }
 
   /// Counts the registration of `subscriber` removed, parking its
