@@ -36,12 +36,16 @@ extension _EventCore {
   /// Queued jobs that will never be delivered, their destination's actor
   /// gone (D7): the destination goes; waiting notices are dropped.
   func drop(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
-    if jobs.contains(where: { if case .notices = $0.kind { true } else { false } }) {
-      storage.withLockedState(changing: false) { state in
-        while state.guarded.notices.takeNext() != nil {}
-      }
-    }
+    if destination === ownerDestination { dropNotices() }
     drop(orphaned: [destination])
+  }
+
+  /// Marks every notice recorded as told: the owner's actor is gone, and
+  /// with it the job that was to tell them (D10).
+  func dropNotices() {
+    storage.withLockedState(changing: false) { state in
+      while state.guarded.notices.takeNext() != nil {}
+    }
   }
 
   /// Calls, with the value at `value`, in registration order, every live

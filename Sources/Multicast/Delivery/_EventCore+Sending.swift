@@ -199,7 +199,11 @@ extension _EventCore: _DeliverySource {
   private func deliver(_ local: inout _LocalSend, at value: UnsafeRawPointer) {
     if let idle = local.idle.take() {
       let orphans = idle.filter { $0.scheduleDrain(sparing: self) }
-      if !orphans.isEmpty { drop(orphaned: orphans) }
+      if !orphans.isEmpty {
+        // Its own jobs there, spared, included a notice if the owner's.
+        if orphans.contains(where: { $0 === ownerDestination }) { dropNotices() }
+        drop(orphaned: orphans)
+      }
     }
     // Moved out of `local`, so that each batch goes back without a copy.
     guard var first = local.first.take() else { return }
