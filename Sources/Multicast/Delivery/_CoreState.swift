@@ -1,0 +1,168 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+/// What an event core's storage guards besides the registrations, kept in
+/// the storage's state: reached only in one of its sections. (Not generic,
+/// so that the state's layout is known to code not specialized for a value.)
+@usableFromInline
+struct _CoreState {
+  /// A destination and the number of registrations not removed that
+  /// record its key (D6); a class, so that a count changes in place.
+  final class Subscribed {
+    let key: _IsolationKey
+    let destination: _Destination
+    var count = 1
+    /// Whether its actor is gone and its registrations are being dropped.
+    var isOrphaned = false
+    /// Where it is in `destinations`.
+    fileprivate var position: Int
+
+    init(_ destination: _Destination, at position: Int) {
+      key = destination.key
+      self.destination = destination
+      self.position = position
+    }
+  }
+
+  /// The destinations the event's subscriptions run on, and those emptied:
+  /// one is added by the first registration on it and *parked* (count 0)
+  /// by its last; the parked are dropped together once they outnumber the
+  /// others and four, so that a destination emptied and used again costs
+  /// no allocation, and each is dropped in amortized O(1) (D6).
+  ///
+  /// Each holds one reference, given back when it is dropped or by
+  /// ``releaseAll()``, so that reading one counts no reference.
+  private(set) var destinations: [Unmanaged<Subscribed>] = []
+  /// How many of `destinations` are parked.
+  private var parked = 0
+  /// `destinations` by key, once they are too many to search.
+  private var index: [_IsolationKey: Unmanaged<Subscribed>]? = nil
+  /// The destination, when exactly one is in use; `destinations` holds it.
+  private(set) var soleDestination: Unmanaged<_Destination>? = nil
+  /// The event's destination of no actor, kept for the core's life once
+  /// made, so that a send may deliver there holding no reference to it.
+  private var ownDestinationIfMade: _Destination? = nil
+  /// The owner's notices, recorded and told (D10).
+  var notices = _OccupancyNotices()
+  /// An observable value's registrar for Observation, made by its first
+  /// read of the value.
+  @usableFromInline var observation: _ValueObservation? = nil
+
+  /// The event's destination of no actor, made on first use.
+  var ownDestination: _Destination {
+    mutating get {
+      if let ownDestinationIfMade { return ownDestinationIfMade }
+      let made = _Destination(actor: nil)
+      ownDestinationIfMade = made
+      return made
+    }
+  }
+
+  /// The destination with `key`, and its count.
+  ///
+  /// - Complexity: O(1) on average: a search of at most 8, or a lookup.
+  func subscribed(_ key: _IsolationKey) -> Unmanaged<Subscribed>? {
+    if let index { return index[key] }
+    return destinations.first { $0._withUnsafeGuaranteedRef { $0.key == key } }
+  }
+
+  /// Whether any destination is in use: whether a registration is not
+  /// removed.
+  var isUsed: Bool { destinations.count > parked }
+
+  /// Counts a registration on `counted`, taking it out of the parked.
+  mutating func subscribe(to counted: Unmanaged<Subscribed>) {
+    let wasParked = counted._withUnsafeGuaranteedRef {
+      $0.count += 1
+      return $0.count == 1
+    }
+    guard wasParked else { return }
+    parked -= 1
+    noteSole()
+  }
+
+  /// Adds `destination`, with its first registration.
+  ///
+  /// - Complexity: O(1) on average.
+  mutating func add(_ destination: _Destination) -> Unmanaged<Subscribed> {
+    let added = Unmanaged.passRetained(Subscribed(destination, at: destinations.count))
+    destinations.append(added)
+    if index != nil {
+      index![destination.key] = added
+    } else if destinations.count > 8 {
+      index = Dictionary(
+        uniqueKeysWithValues: destinations.lazy.map { ($0.takeUnretainedValue().key, $0) })
+    }
+    noteSole()
+    return added
+  }
+
+  /// The storage's `onRemoval`: a function with no context.
+  static func removed(_ state: inout _CoreState, _ subscriber: UnsafePointer<_Subscriber>) {
+    state.unsubscribed(subscriber.pointee)
+  }
+
+  /// Counts the registration of `subscriber` removed, parking its
+  /// destination with the last: the storage calls it for every removal.
+  ///
+  /// - Complexity: O(1), amortized.
+  mutating func unsubscribed(_ subscriber: borrowing _Subscriber) {
+    guard let counted = subscriber.counted else {
+      preconditionFailure("D6: an ended registration was removed again")
+    }
+    let isLast = counted._withUnsafeGuaranteedRef {
+      $0.count -= 1
+      return $0.count == 0
+    }
+    guard isLast else { return }
+    parked += 1
+    if parked > Swift.max(4, destinations.count - parked) { dropParked() }
+    noteSole()
+  }
+
+  /// Drops `counted`, parked, now.
+  mutating func dropParked(_ counted: Unmanaged<Subscribed>) {
+    let (position, key) = counted._withUnsafeGuaranteedRef { ($0.position, $0.key) }
+    // The last takes its place.
+    let last = destinations.removeLast()
+    if last.toOpaque() != counted.toOpaque() {
+      last._withUnsafeGuaranteedRef { $0.position = position }
+      destinations[position] = last
+    }
+    index?[key] = nil
+    if destinations.isEmpty { index = nil }
+    parked -= 1
+    counted.release()
+    noteSole()
+  }
+
+  /// Drops every parked destination.
+  ///
+  /// - Complexity: O(d), where d is the number of destinations.
+  private mutating func dropParked() {
+    var position = destinations.count
+    while position > 0 {
+      position -= 1
+      let counted = destinations[position]
+      if counted._withUnsafeGuaranteedRef({ $0.count == 0 }) { dropParked(counted) }
+    }
+  }
+
+  /// Gives back every destination's reference, when the event goes.
+  mutating func releaseAll() {
+    for counted in destinations { counted.release() }
+    destinations.removeAll()
+    parked = 0
+    index = nil
+    soleDestination = nil
+  }
+
+  private mutating func noteSole() {
+    guard destinations.count - parked == 1 else {
+      soleDestination = nil
+      return
+    }
+    let used = destinations.first { $0._withUnsafeGuaranteedRef { $0.count > 0 } }
+    soleDestination = used?._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.destination) }
+  }
+}
