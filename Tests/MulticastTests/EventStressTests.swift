@@ -448,11 +448,15 @@ struct SoleLaneStressTests {
               target.log.received.withLock { $0.append(delivery) }
             }
             logs.append(log)
-            // Let a few sends happen while the target lives; it goes at the
-            // end of this round, and the next send that reaches no one on
-            // the destination drops the destination.
+            // Let a few sends happen while the target lives, and, since a
+            // send may return with its value still queued (another thread
+            // delivers it, or a drain task), until it heard one or 200 went
+            // by; it goes at the end of this round, and the sweep that
+            // meets it, dead, drops the destination with it.
             let subscribed = sent.withLock { $0 }
-            while sent.withLock({ $0 }) < subscribed + 2 {}
+            while sent.withLock({ $0 }) < subscribed + 2
+              || (log.received.withLock({ $0.isEmpty }) && sent.withLock({ $0 }) < subscribed + 200)
+            {}
           }
           churned.withLock { $0 = true }
           return logs
