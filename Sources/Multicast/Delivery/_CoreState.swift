@@ -120,6 +120,13 @@ struct _CoreState {
     noteSole()
   }
 
+  /// Whether `subscribed` is among `destinations`, not dropped.
+  func lists(_ subscribed: Subscribed) -> Bool {
+    subscribed.position < destinations.count
+      && destinations[subscribed.position].toOpaque()
+        == Unmanaged.passUnretained(subscribed).toOpaque()
+  }
+
   /// Drops `counted`, parked, now.
   mutating func dropParked(_ counted: Unmanaged<Subscribed>) {
     let (position, key) = counted._withUnsafeGuaranteedRef { ($0.position, $0.key) }

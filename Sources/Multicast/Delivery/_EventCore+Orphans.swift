@@ -12,12 +12,13 @@ extension _EventCore {
     orphaned orphans: [_Destination], _ state: inout Registry.State,
     _ garbage: inout Registry.Garbage
   ) {
-    var marked: [Unmanaged<_CoreState.Subscribed>] = []
+    // Held here: the removals below may drop a parked one meanwhile.
+    var marked: [_CoreState.Subscribed] = []
     for orphan in orphans {
-      guard let counted = state.guarded.subscribed(orphan.key),
-        counted._withUnsafeGuaranteedRef({ $0.destination === orphan })
+      guard let counted = state.guarded.subscribed(orphan.key)?.takeUnretainedValue(),
+        counted.destination === orphan
       else { continue }
-      counted._withUnsafeGuaranteedRef { $0.isOrphaned = true }
+      counted.isOrphaned = true
       marked.append(counted)
     }
     guard !marked.isEmpty else { return }
@@ -25,11 +26,8 @@ extension _EventCore {
       subscriber.counted?._withUnsafeGuaranteedRef { $0.isOrphaned } ?? false
     }
     // Parked now, if not dropped with the others: dropped at once.
-    for counted in marked
-    where state.guarded.subscribed(counted._withUnsafeGuaranteedRef { $0.key })?.toOpaque()
-      == counted.toOpaque()
-    {
-      state.guarded.dropParked(counted)
+    for counted in marked where state.guarded.lists(counted) {
+      state.guarded.dropParked(Unmanaged.passUnretained(counted))
     }
   }
 
