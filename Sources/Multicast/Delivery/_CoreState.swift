@@ -44,6 +44,9 @@ struct _CoreState {
   private var ownDestinationIfMade: _Destination? = nil
   /// The owner's notices, recorded and told (D10).
   var notices = _OccupancyNotices()
+  /// A derived event's connection upstream, numbered anew as each ends, so
+  /// that what an ended one still forwards is dropped (D11).
+  var connection: UInt64 = 0
   /// An observable value's registrar for Observation, made by its first
   /// read of the value.
   @usableFromInline var observation: _ValueObservation? = nil

@@ -1,10 +1,33 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
+/// What a derived event's subscription upstream forwards through: a
+/// value reaches the derived event only while that subscription is its
+/// current one (D11), never after it ended.
+@usableFromInline
+struct _Connection<Value> {
+  @usableFromInline let core: _EventCore<Value>
+  @usableFromInline let number: UInt64
+
+  /// Sends `value` on the derived event, where no actor is.
+  @inlinable
+  func send(_ value: Value) {
+    withUnsafePointer(to: value) { core.send(at: UnsafeRawPointer($0), through: number) }
+  }
+
+  /// Forgets the derived event's latest value: the value sent upstream made
+  /// nothing to send here (a filter said no).
+  @inlinable
+  func forgetLatest() {
+    core.forgetLatest(through: number)
+  }
+}
+
 extension _EventCore {
   /// Makes the core of an event derived from this one: while it has
   /// subscriptions, it holds one here, made where no actor is, whose
-  /// handler passes each value to `forward` with the derived core.
+  /// handler passes each value to `forward` with the derived core's
+  /// connection.
   ///
   /// Its registrations connect it before they return, its last-observer
   /// notice disconnects it (D11); it replays when this core does. Who holds
@@ -12,25 +35,27 @@ extension _EventCore {
   /// never both ways.
   @usableFromInline
   func derive<Output>(
-    _ forward: @escaping @Sendable (UnsafeRawPointer, _EventCore<Output>) -> Void
+    _ forward: @escaping @Sendable (UnsafeRawPointer, _Connection<Output>) -> Void
   ) -> _EventCore<Output> {
     let link = _UpstreamLink(source: self)
     let derived = _EventCore<Output>(
       owner: nil, onFirstObserver: nil, onLastObserverGone: { link.update() },
       replaysLatest: replaysLatest, upstream: link)
-    link.isObserved = { [unowned derived] in derived.hasRegistrations }
-    link.forgetLatest = { [unowned derived] in derived.forgetLatest() }
-    link.subscribe = { [unowned(unsafe) derived] source, garbage in
+    link.connection = { [unowned derived] in derived.connectionIfObserved() }
+    link.subscribe = { [unowned(unsafe) derived] source, number, garbage in
       // Only this core is ever the link's source.
       let source = unsafeDowncast(source, to: _EventCore<Value>.self)
       // Alive here, since it connects from its own registrations: the
       // handler keeps a strong reference.
-      let derived = derived
+      let connection = _Connection(core: derived, number: number)
       let (registration, followup) = source.register(
-        source, from: nil, handler: .value { value in forward(value, derived) },
+        source, from: nil, handler: .value { value in forward(value, connection) },
         startingWithLatest: false, into: &garbage
       ) { _ in }
       return (registration, { source.follow(followup, from: nil) })
+    }
+    link.connectFurther = { source in
+      unsafeDowncast(source, to: _EventCore<Value>.self).upstream?.update()
     }
     link.unsubscribe = { source, registration, garbage in
       let source = unsafeDowncast(source, to: _EventCore<Value>.self)
@@ -42,20 +67,29 @@ extension _EventCore {
     return derived
   }
 
-  /// Whether any registration is not removed, loading none of their
-  /// targets: a derived event connects upstream while so.
-  var hasRegistrations: Bool {
-    withLatest { state, _ in state.isUsed }
+  /// In one section: the number of a derived core's connection, if a
+  /// registration is not removed (loading no target); if none is, `nil`,
+  /// and its connection numbered anew and its latest value forgotten, so
+  /// that nothing the ending connection forwards reaches a later
+  /// subscription (D11).
+  ///
+  /// - Returns: Also the value forgotten, to release once no lock is held.
+  func connectionIfObserved() -> (number: UInt64?, forgotten: Any?) {
+    withLatest { state, latest in
+      if state.isUsed { return (state.connection, nil) }
+      state.connection &+= 1
+      return (nil, latest.take())
+    }
   }
 
-  /// Forgets a derived core's latest value: the value sent upstream made
-  /// nothing to send here (a filter said no).
-  ///
-  /// - Returns: The value forgotten, to release once no lock is held.
-  @usableFromInline @discardableResult
-  func forgetLatest() -> Any? {
-    guard replaysLatest else { return nil }
-    return withLatest { _, latest in latest.take() }
+  /// Forgets a derived core's latest value, if `connection` is current.
+  @usableFromInline
+  func forgetLatest(through connection: UInt64) {
+    guard replaysLatest else { return }
+    let forgotten = withLatest { state, latest in
+      state.connection == connection ? latest.take() : nil
+    }
+    withExtendedLifetime(forgotten) {}
   }
 }
 
@@ -72,17 +106,19 @@ final class _UpstreamLink: @unchecked Sendable {
 
   /// Subscribes to the upstream core it is given, returning what is left
   /// to do once no lock is held.
-  var subscribe: (AnyObject, inout _SubscriberGarbage) -> (_Registration, () -> Void) = { _, _ in
-    preconditionFailure("an upstream link was not set")
+  var subscribe: (AnyObject, UInt64, inout _SubscriberGarbage) -> (_Registration, () -> Void) = {
+    _, _, _ in preconditionFailure("an upstream link was not set")
   }
   /// Ends a subscription to the upstream core, returning what is left.
   var unsubscribe: (AnyObject, _Registration, inout _SubscriberGarbage) -> () -> Void = {
     _, _, _ in preconditionFailure("an upstream link was not set")
   }
-  /// Whether the derived event has registrations.
-  var isObserved: () -> Bool = { true }
-  /// Drops the derived event's latest value, if it keeps one, returning it.
-  var forgetLatest: () -> Any? = { nil }
+  /// Has the upstream core, if derived, connect upstream in turn: the one
+  /// that subscribed to it may not have yet (D11).
+  var connectFurther: (AnyObject) -> Void = { _ in }
+  /// The derived event's connection number, if it has registrations;
+  /// else `nil`, having ended its connection (``_EventCore/connectionIfObserved()``).
+  var connection: () -> (number: UInt64?, forgotten: Any?) = { (0, nil) }
   private let lock = _Lock(
     initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
   /// The upstream core, held while not subscribed to it.
@@ -107,30 +143,36 @@ final class _UpstreamLink: @unchecked Sendable {
   func update() {
     var garbage = _SubscriberGarbage()
     var followup: (() -> Void)? = nil
-    var forgotten: Any? = nil
+    var connected: AnyObject? = nil
     lock.lock()
-    let observed = isObserved()
-    if observed {
+    // Decided in the derived core's section first: a value the ending
+    // subscription still forwards is dropped from there on.
+    let (connection, forgotten) = connection()
+    if let connection {
       // With no one left to send upstream, there is nothing to subscribe to.
       if registration == nil, let source = held ?? source {
-        let made = subscribe(source, &garbage)
+        let made = subscribe(source, connection, &garbage)
         (registration, followup) = (made.0, made.1)
         held = nil
+      } else if registration != nil {
+        // Another thread may have subscribed upstream, and not yet
+        // connected what it subscribed to.
+        connected = source
       }
     } else if let ended = registration.take(), let source {
-      // Held first, to subscribe again; ended under the lock, so that no
-      // value reaches the derived event twice.
+      // Held first, to subscribe again.
       held = source
       followup = unsubscribe(source, ended, &garbage)
-      forgotten = forgetLatest()
     }
     _check(
-      observed ? registration != nil || (held == nil && source == nil) : registration == nil,
+      connection != nil
+        ? registration != nil || (held == nil && source == nil) : registration == nil,
       "D11: a derived event's connection upstream does not follow its subscriptions")
     _check(registration == nil || held == nil, "D11: a link holds the core it is subscribed to")
     lock.unlock()
     _ = consume garbage
     withExtendedLifetime(forgotten) {}
     followup?()
+    if let connected { connectFurther(connected) }
   }
 }

@@ -56,10 +56,25 @@ extension _EventCore: _DeliverySource {
   /// destination is where the caller runs, and idle.
   @usableFromInline
   func send(at value: UnsafeRawPointer, from isolation: (any Actor)?) {
+    send(at: value, from: isolation) { _ in true }
+  }
+
+  /// ``send(at:from:)`` of a derived core, where no actor is, if
+  /// `connection` is still its connection upstream (D11).
+  @usableFromInline
+  func send(at value: UnsafeRawPointer, through connection: UInt64) {
+    send(at: value, from: nil) { $0.connection == connection }
+  }
+
+  @inline(__always)
+  private func send(
+    at value: UnsafeRawPointer, from isolation: (any Actor)?,
+    if isAccepted: (borrowing _CoreState) -> Bool
+  ) {
     // Every case but the common one is decided into `slot`.
     withUnsafeTemporaryAllocation(of: _LocalSend.self, capacity: 1) { slot in
       let local = slot.baseAddress.unsafelyUnwrapped
-      if let sole = decide(at: value, from: isolation, else: local) {
+      if let sole = decide(at: value, from: isolation, if: isAccepted, else: local) {
         deliverAlone(value, on: sole.destination, from: sole.cursor)
       } else {
         deliver(local, at: value)
@@ -68,13 +83,19 @@ extension _EventCore: _DeliverySource {
   }
 
   /// The one decision of ``send(at:from:)``, in one section: its first
-  /// case the common one, returned; every other case made in `local`.
+  /// case the common one, returned; every other case made in `local` (a
+  /// send not accepted there, with nothing to deliver).
   @inline(__always)
   private func decide(
     at value: UnsafeRawPointer, from isolation: (any Actor)?,
+    if isAccepted: (borrowing _CoreState) -> Bool,
     else local: UnsafeMutablePointer<_LocalSend>
   ) -> (destination: Unmanaged<_Destination>, cursor: _SubscriberCursor)? {
     storage.withLockedState(changing: false) { state in
+      guard isAccepted(state.guarded) else {
+        local.initialize(to: _LocalSend(end: state.nextSequence))
+        return nil
+      }
       if !replaysLatest, let destination = state.guarded.soleDestination,
         destination._withUnsafeGuaranteedRef({
           $0.isCurrentLoadingNothing(isolation) && $0.claimIfIdle()

@@ -44,7 +44,7 @@ extension Event {
   public func map<Output>(_ transform: @escaping @Sendable (Value) -> Output) -> Event<Output> {
     Event<Output>(
       core: core.derive { value, derived in
-        derived.send(transform(_EventCore<Value>.value(at: value)), from: nil)
+        derived.send(transform(_EventCore<Value>.value(at: value)))
       })
   }
 
@@ -64,7 +64,7 @@ extension Event {
       core: core.derive { value, derived in
         let value = _EventCore<Value>.value(at: value)
         if isIncluded(value) {
-          derived.send(value, from: nil)
+          derived.send(value)
         } else {
           derived.forgetLatest()
         }
@@ -90,7 +90,7 @@ extension Event {
     Event<Output>(
       core: core.derive { value, derived in
         if let output = transform(_EventCore<Value>.value(at: value)) {
-          derived.send(output, from: nil)
+          derived.send(output)
         } else {
           derived.forgetLatest()
         }
