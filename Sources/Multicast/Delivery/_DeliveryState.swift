@@ -88,6 +88,9 @@ struct _DeliveryState {
     case scheduleDrain
     /// Nothing: the delivery in progress, or the drain scheduled, takes it.
     case none
+    /// Nothing: the destination is idle and its actor gone, so the job was
+    /// not queued (D7). Only `_Destination.arrive` finds it, before the lock.
+    case orphaned
   }
 
   /// Work arrives from `thread`, on the destination's isolation (`isHere`)

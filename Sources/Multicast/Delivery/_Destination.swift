@@ -139,6 +139,24 @@ final class _Destination: @unchecked Sendable {
     return true
   }
 
+  /// Whether nothing waits or is delivered here and the actor is gone.
+  ///
+  /// Work arriving from `isolation` is then not queued (D7). An actor
+  /// loaded to see that it lives goes to `loaded`, released after unlocking
+  /// (D12); `isolation`, which the caller holds, is not loaded.
+  @inline(__always)
+  private func isIdleAndOrphaned(
+    from isolation: (any Actor)?, keepingAlive loaded: inout [any Actor]?
+  ) -> Bool {
+    guard isOfMortalActor,
+      _multicast_load_acquire(status) == _DeliveryState.Flags.idle.rawValue,
+      isolation.map({ ObjectIdentifier($0) }) != actorIdentity
+    else { return false }
+    guard let actor = otherActor else { return true }
+    if loaded == nil { loaded = [actor] } else { loaded!.append(actor) }
+    return false
+  }
+
   /// Whether subscriptions made on `isolation` run here.
   func serves(_ isolation: (any Actor)?) -> Bool {
     guard let isolation else { return actorIdentity == nil }
@@ -173,6 +191,7 @@ final class _Destination: @unchecked Sendable {
   ) -> _DeliveryState.Arrival {
     let isHere = isCurrent(isolation, keepingAlive: &loaded)
     if isHere, claimIfIdle() { return .deliverDirectly }
+    if !isHere, isIdleAndOrphaned(from: isolation, keepingAlive: &loaded) { return .orphaned }
     let thread = _multicast_thread_number()
     return withLockedState { $0.arrive(job, isHere: isHere, thread: thread, taking: &batch) }
   }
@@ -202,6 +221,8 @@ final class _Destination: @unchecked Sendable {
       deliverQueued(&batch)
     case .scheduleDrain:
       scheduleDrain()
+    case .orphaned:
+      job.finish()
     case .none:
       break
     }

@@ -3,37 +3,48 @@
 
 extension _EventCore {
   /// Ends the subscriptions of `orphans`, destinations whose actors are
-  /// gone, which goes with them (D7): in one pass over the registrations,
-  /// however many they are, loading no target (D12).
+  /// gone, which go with them (D7).
+  ///
+  /// One pass over the registrations, however many they are, loading no
+  /// target (D12). Those already dropped are skipped.
   ///
   /// - Complexity: O(n + k), where n is the number of registrations and k
   ///   of orphans.
   func drop(
-    orphaned orphans: [_Destination], _ state: inout Registry.State,
+    orphaned orphans: [_CoreState.Subscribed], _ state: inout Registry.State,
     _ garbage: inout Registry.Garbage
   ) {
-    // Held here: the removals below may drop a parked one meanwhile.
-    var marked: [_CoreState.Subscribed] = []
-    for orphan in orphans {
-      guard let counted = state.guarded.subscribed(orphan.key)?.takeUnretainedValue(),
-        counted.destination === orphan
-      else { continue }
+    var marked = false
+    for counted in orphans where state.guarded.lists(counted) {
       counted.isOrphaned = true
-      marked.append(counted)
+      marked = true
     }
-    guard !marked.isEmpty else { return }
+    guard marked else { return }
     state.removeAll(&garbage, replacingPayloadsWith: _Subscriber.ended) { _, subscriber in
       subscriber.counted?._withUnsafeGuaranteedRef { $0.isOrphaned } ?? false
     }
-    // Parked now, if not dropped with the others: dropped at once.
-    for counted in marked where state.guarded.lists(counted) {
+    // Parked now, if not dropped with the others: dropped at once. (Each
+    // is held by `orphans`, so that none is freed meanwhile.)
+    for counted in orphans where counted.isOrphaned && state.guarded.lists(counted) {
       state.guarded.dropParked(Unmanaged.passUnretained(counted))
     }
   }
 
-  /// Drops `orphans`, destinations whose actors are gone, with their
-  /// subscriptions, in one change.
-  func drop(orphaned orphans: [_Destination]) {
+  /// Drops `orphans` with their subscriptions, in one change.
+  func drop(orphaned orphans: [_CoreState.Subscribed]) {
     change(from: nil) { state, garbage in drop(orphaned: orphans, &state, &garbage) }
+  }
+
+  /// Drops the destinations `orphans`, found gone outside a section, with
+  /// their subscriptions, in one change.
+  func drop(orphaned orphans: [_Destination]) {
+    change(from: nil) { state, garbage in
+      let found = orphans.compactMap { orphan in
+        state.guarded.subscribed(orphan.key).map { $0.takeUnretainedValue() }.flatMap {
+          $0.destination === orphan ? $0 : nil
+        }
+      }
+      drop(orphaned: found, &state, &garbage)
+    }
   }
 }

@@ -26,6 +26,8 @@ struct _LocalSend: ~Copyable {
   var others: [Claimed] = []
   /// Destinations of other actors where the send scheduled a drain.
   var idle: [_Destination]? = nil
+  /// Destinations of actors found gone, where it queued nothing (D7).
+  var orphans: [_CoreState.Subscribed]? = nil
   /// The actors its section loaded to see that they live, and the latest
   /// value a replaying send replaced: released after unlocking (D12).
   var loaded: [any Actor]? = nil
@@ -195,6 +197,13 @@ extension _EventCore: _DeliverySource {
         } else {
           decided.pointee.idle!.append(destination)
         }
+      case .orphaned:
+        let orphan = counted.takeUnretainedValue()
+        if decided.pointee.orphans == nil {
+          decided.pointee.orphans = [orphan]
+        } else {
+          decided.pointee.orphans!.append(orphan)
+        }
       case .none:
         break
       }
@@ -218,6 +227,7 @@ extension _EventCore: _DeliverySource {
 
   @inline(__always)
   private func deliver(_ local: inout _LocalSend, at value: UnsafeRawPointer) {
+    if let orphans = local.orphans.take() { drop(orphaned: orphans) }
     if let idle = local.idle.take() {
       let orphans = idle.filter { $0.scheduleDrain(sparing: self) }
       if !orphans.isEmpty {

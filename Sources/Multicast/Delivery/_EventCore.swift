@@ -147,7 +147,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
         var counted = state.guarded.subscribed(key)
         // A dead actor's, at the caller's identity, goes first (D7).
         if let found = counted, found._withUnsafeGuaranteedRef({ $0.destination.isOrphaned }) {
-          drop(orphaned: [found.takeUnretainedValue().destination], &state, &garbage)
+          drop(orphaned: [found.takeUnretainedValue()], &state, &garbage)
           counted = nil
         }
         if let counted {
