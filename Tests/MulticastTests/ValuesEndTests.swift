@@ -221,7 +221,10 @@ final class PlainStreamReader: StreamReader {
     let loop = Task.detached {
       for await value in values { self.record("\(value)") }
     }
-    state.withLock { $0.loop = loop; $0.held = held }
+    state.withLock {
+      $0.loop = loop
+      $0.held = held
+    }
   }
 
   private func record(_ value: String) { state.withLock { $0.heard.append(value) } }
