@@ -13,8 +13,14 @@
 /// no actor is (where its streams and its derived events subscribe), then
 /// *ended*: its followers run then, in that queue, after those values.
 struct _Ending {
+  /// Where the core is in its life as a thing that can be sent to.
   enum Phase {
-    case open, closing, ended
+    /// Something can send to it.
+    case open
+    /// Nothing can; its end waits behind the values sent before.
+    case closing
+    /// Its followers have run: a new follower ends at once.
+    case ended
   }
 
   var phase = Phase.open
@@ -118,7 +124,9 @@ extension _EventCore: _Closable {
 /// The cores a stream follows, forgotten when it ends first: released or
 /// cancelled.
 struct _StreamFollowing: Sendable {
+  /// The stream's identity, by which each core knows its follower.
   let key: ObjectIdentifier
+  /// The core the stream reads, then each core up its chain.
   var cores: [_WeakCore] = []
 
   init(key: ObjectIdentifier) { self.key = key }
@@ -139,6 +147,7 @@ struct _WeakCore: Sendable {
 /// A place in a core's queue of no actor where something runs once what
 /// was queued before it has been delivered.
 private final class _EndOfSends: _DeliverySource, Sendable {
+  /// What runs when the job's turn comes, or when its queue is abandoned.
   let action: @Sendable () -> Void
 
   init(_ action: @escaping @Sendable () -> Void) { self.action = action }
