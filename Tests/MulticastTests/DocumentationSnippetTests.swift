@@ -740,6 +740,36 @@ struct EventsAcrossActorsSnippetTests {
     await upload.sent(10)
     #expect(await firstSize.value == 10)
   }
+
+  @Test("A loop over values ends when the upload goes, releasing the view model it captured")
+  func loopEndsWithTheUpload() async {
+    var upload: Upload? = Upload(total: 10)
+    var model: SizeViewModel? = SizeViewModel(sizes: upload!.bytesSent)
+    weak let released = model
+    let reading = model!.readingTask
+    model = nil
+    await upload!.sent(10)
+    upload = nil
+    await reading?.value
+    #expect(released == nil)
+  }
+}
+
+@MainActor final class SizeViewModel {
+  private(set) var shown = 0
+  private var reading: Task<Void, Never>?
+
+  init(sizes: Event<Int>) {
+    let values = sizes.values
+    reading = Task {
+      for await size in values { self.shown = size }
+    }  // ends when the upload's sender goes, releasing the model
+  }
+}
+
+extension SizeViewModel {
+  /// The task that reads the sizes, for the test to join.
+  var readingTask: Task<Void, Never>? { reading }
 }
 
 // MARK: Migrating across isolations

@@ -138,6 +138,13 @@ final class _UpstreamLink: @unchecked Sendable {
     lock.memory.deallocate()
   }
 
+  /// The upstream core, while anything holds it.
+  var upstreamCore: AnyObject? {
+    lock.lock()
+    defer { lock.unlock() }
+    return held ?? source
+  }
+
   /// Subscribes upstream while the derived event has registrations, and
   /// ends that subscription when it has none (D11).
   func update() {

@@ -78,6 +78,9 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// A derived event's link to the event it derives from (D11).
   let upstream: _UpstreamLink?
+  /// Whether anything can still send here, and what ends when nothing can
+  /// (`_EventCore+Ending.swift`); guarded as `latest` is.
+  var ending = _Ending()
 
   init(
     owner: (any Actor)?, onFirstObserver: (() -> Void)?, onLastObserverGone: (() -> Void)?,

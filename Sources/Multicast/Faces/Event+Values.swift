@@ -18,7 +18,44 @@ extension Event where Value: Sendable {
   /// for await count in metronome.ticks.values {
   ///   print(count)
   /// }
+  /// print("done")  // once the metronome's sender is released
   /// ```
+  ///
+  /// # When the stream ends
+  ///
+  /// The stream ends, and a `for await` loop over it with it, once nothing
+  /// can send to the event again: when its ``EventSender`` is released (or,
+  /// for ``ObservableValue/changes``, the ``ObservableValue``), even while an
+  /// ``Event`` taken from it is still held. The loop first reads every value
+  /// sent before, in order. A derived event's stream (``map(_:)``,
+  /// ``filter(_:)``, ``compactMap(_:)``) ends when the event it derives from
+  /// ends. A stream made after that ends at once, after the latest value if
+  /// the sender replays it.
+  ///
+  /// A task whose loop captures a view model keeps that model alive for as
+  /// long as the loop waits. The loop ends, and lets the model go, when the
+  /// model's source goes; to end it sooner, cancel the task:
+  ///
+  /// ```swift
+  /// @MainActor final class TickViewModel {
+  ///   private(set) var count = 0
+  ///   private var reading: Task<Void, Never>?
+  ///
+  ///   init(ticks: Event<Int>) {
+  ///     let values = ticks.values
+  ///     reading = Task {
+  ///       for await count in values { self.count = count }
+  ///     }  // ends when the metronome goes, releasing the model
+  ///   }
+  ///
+  ///   func stop() { reading?.cancel() }  // or sooner
+  /// }
+  /// ```
+  ///
+  /// A loop whose body keeps the sender itself (its owner) alive never sees
+  /// it released: cancel its task.
+  ///
+  /// # Reading in another task
   ///
   /// The stream subscribes when it is made, not when it is first read. To
   /// read it in another task, make it first, so that nothing sent before the
@@ -37,11 +74,15 @@ extension Event where Value: Sendable {
   /// The values sent from now on, as an asynchronous sequence with the given
   /// buffering policy.
   ///
+  /// The stream ends as ``values`` does: once nothing can send to the event
+  /// again, after every value sent before.
+  ///
   /// - Parameter bufferingPolicy: What to keep when values arrive faster than
   ///   they are read: `.unbounded` keeps all, `.bufferingNewest(n)` the
   ///   latest n, `.bufferingOldest(n)` the first n.
   /// - Returns: A stream with its own subscription, which ends when the
-  ///   stream ends or its reading task is cancelled.
+  ///   stream ends or its reading task is cancelled, and which ends when
+  ///   the event's sender, or the event it derives from, is released.
   public func values(
     bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy
   ) -> AsyncStream<Value> {
@@ -53,7 +94,9 @@ extension Event where Value: Sendable {
     _ = core.register(
       anchor, from: nil,
       handler: .value { value in continuation.yield(_EventCore<Value>.value(at: value)) })
-    continuation.onTermination = { _ in withExtendedLifetime(anchor) {} }
+    // Finished in the same queue as the values, after them.
+    let following = core.followStream(ObjectIdentifier(anchor)) { continuation.finish() }
+    continuation.onTermination = { _ in withExtendedLifetime(anchor) { following.unfollow() } }
     return stream
   }
 }

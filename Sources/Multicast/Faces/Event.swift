@@ -12,7 +12,7 @@
 /// let subscription = metronome.ticks.observe { print("tick", $0) }
 /// metronome.ticks.observe(self, TickView.didTick)   // until self dies
 /// metronome.ticks.observe(self) { me, count in me.show(count) }
-/// for await count in metronome.ticks.values { ... }  // until the loop ends
+/// for await count in metronome.ticks.values { ... }  // until the sender goes
 /// ```
 ///
 /// A target is held weakly, and its subscription lasts while it lives; so a

@@ -156,6 +156,12 @@ public final class EventSender<Value> {
       replaysLatest: replaysLatest)
   }
 
+  deinit {
+    // Nothing can send again: the event's streams end once they have read
+    // what was sent before.
+    core.close()
+  }
+
   /// The event to expose to subscribers: it can be observed, never sent.
   public var event: Event<Value> { Event(core: core) }
 

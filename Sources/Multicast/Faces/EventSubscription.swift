@@ -16,12 +16,24 @@ import _MulticastAtomics
 ///   lasts while the target lives. Its `EventSubscription` may be discarded; keep
 ///   it only to end the subscription early with ``cancel(isolation:)``.
 ///
-/// A subscription does not keep its event alive. Once the ``EventSender`` or
-/// ``ObservableValue`` is released, with every ``Event`` taken from it, and
-/// no value of it waits to be delivered, its subscriptions end and their
-/// handlers are released, even those whose `EventSubscription` you still
-/// hold; ``cancel(isolation:)`` then does nothing. (Combine's
-/// `AnyCancellable` keeps its closure until it is cancelled.)
+/// # When the sender goes: unlike Combine
+///
+/// A subscription does not keep its event alive. Releasing the
+/// ``EventSender`` or the ``ObservableValue`` ends its subscriptions and
+/// releases their handlers, with what they capture, even those whose
+/// `EventSubscription` you still hold; ``cancel(isolation:)`` then does
+/// nothing. Combine does the opposite: a held `AnyCancellable` keeps its
+/// subscription and its closure until `cancel()` or its release.
+///
+/// Nothing can send to those subscriptions again, so nothing is kept for
+/// nothing: a handler that captures its subscriber makes no leak once the
+/// sender goes. Keep the sender for as long as its subscribers should hear
+/// it.
+///
+/// The handlers are released once every ``Event`` taken from the sender is
+/// gone too, and no value of it waits to be delivered to them. An
+/// ``Event/values`` stream ends at the sender's release itself, once it has
+/// read the values sent before, so that a `for await` loop over it ends.
 ///
 /// Keep many subscriptions together in a `Set` and end them all at once by
 /// emptying it. Here with the player of the AudioPlayer example, whose

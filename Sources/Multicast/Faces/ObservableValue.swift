@@ -155,8 +155,17 @@ public final class ObservableValue<Value> {
       latest: (old: value, new: value))
   }
 
+  deinit {
+    // Nothing can change the value again: the streams of its changes end
+    // once they have read the changes made before.
+    core.close()
+  }
+
   /// The changes, as an event: for the ways to observe that an ``Event``
   /// offers, such as its ``Event/values`` stream.
+  ///
+  /// A stream of the changes ends once the value is released, after every
+  /// change made before, even while this event is still held.
   public var changes: Event<(old: Value, new: Value)> { Event(core: core) }
 
   /// Calls `handler` with the old and the new value at each change, for as

@@ -1,0 +1,162 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+/// Whether anything can still send to an event core, and what runs once
+/// nothing can.
+///
+/// What runs then: its streams' ends, and the closing of the events derived
+/// from it that streams read. Guarded by the core's storage lock.
+///
+/// An `EventSender` or an `ObservableValue` closes its core when it is
+/// released; a derived core is closed by its upstream core's end. A core
+/// is *closing* from then until what was sent to it has been delivered where
+/// no actor is (where its streams and its derived events subscribe), then
+/// *ended*: its followers run then, in that queue, after those values.
+struct _Ending {
+  /// Where the core is in its life as a thing that can be sent to.
+  enum Phase {
+    /// Something can send to it.
+    case open
+    /// Nothing can; its end waits behind the values sent before.
+    case closing
+    /// Its followers have run: a new follower ends at once.
+    case ended
+  }
+
+  var phase = Phase.open
+  /// What runs when the core ends, by the stream it is for.
+  var followers: [ObjectIdentifier: @Sendable () -> Void] = [:]
+}
+
+/// An event core, whatever its value: what a stream follows to learn that
+/// nothing can send to it again.
+protocol _Closable: AnyObject, Sendable {
+  /// The link to the event this one derives from, if it is derived.
+  var upstream: _UpstreamLink? { get }
+  /// Nothing can send to the core again.
+  func close()
+  /// Runs `follower` when the core ends, unless it has ended: then returns
+  /// `false`.
+  func follow(_ key: ObjectIdentifier, with follower: @escaping @Sendable () -> Void) -> Bool
+  /// Forgets the follower for `key`.
+  func unfollow(_ key: ObjectIdentifier)
+}
+
+extension _EventCore: _Closable {
+  /// Nothing can send to the core again: its followers run once the values
+  /// sent to it have reached its subscriptions made where no actor is.
+  ///
+  /// Closing again does nothing.
+  func close() {
+    let destination = withLatest { state, _ -> _Destination? in
+      guard ending.phase == .open else { return nil }
+      guard !ending.followers.isEmpty else {
+        ending.phase = .ended
+        return nil
+      }
+      ending.phase = .closing
+      return state.ownDestination
+    }
+    // Behind the values still on their way to the streams, in their queue.
+    destination?.send(_DeliveryJob(_EndOfSends { self.end() }, .wait), from: nil)
+  }
+
+  /// Ends the core, in its queue of no actor, and runs its followers.
+  private func end() {
+    let followers = withLatest { _, _ in
+      ending.phase = .ended
+      defer { ending.followers = [:] }
+      return ending.followers
+    }
+    for follower in followers.values { follower() }
+  }
+
+  func follow(_ key: ObjectIdentifier, with follower: @escaping @Sendable () -> Void) -> Bool {
+    withLatest { _, _ in
+      guard ending.phase != .ended else { return false }
+      ending.followers[key] = follower
+      return true
+    }
+  }
+
+  func unfollow(_ key: ObjectIdentifier) {
+    // Released here, after unlocking.
+    _ = withLatest { _, _ in ending.followers.removeValue(forKey: key) }
+  }
+
+  /// Runs `finish` once nothing can send to the core again, after what was
+  /// sent to it before has reached its subscriptions made where no actor
+  /// is: for a derived core, once the event it derives from ends; at once,
+  /// in that order, if that is so already.
+  ///
+  /// - Parameters:
+  ///   - key: The stream's identity.
+  ///   - finish: What ends the stream.
+  /// - Returns: What to forget when the stream ends first: released or
+  ///   cancelled.
+  func followStream(
+    _ key: ObjectIdentifier, finish: @escaping @Sendable () -> Void
+  ) -> _StreamFollowing {
+    var following = _StreamFollowing(key: key)
+    guard follow(key, with: finish) else {
+      // Behind a replayed first value, if there is one.
+      let destination = withLatest { state, _ in state.ownDestination }
+      destination.send(_DeliveryJob(_EndOfSends(finish), .wait), from: nil)
+      return following
+    }
+    following.cores.append(_WeakCore(self))
+    // Each derived core closes when the one it derives from ends.
+    var derived: any _Closable = self
+    while let link = derived.upstream {
+      guard let upstream = link.upstreamCore as? any _Closable,
+        upstream.follow(key, with: { [weak derived] in derived?.close() })
+      else {
+        derived.close()  // its upstream is gone or ended
+        break
+      }
+      following.cores.append(_WeakCore(upstream))
+      derived = upstream
+    }
+    return following
+  }
+}
+
+/// The cores a stream follows, forgotten when it ends first: released or
+/// cancelled.
+struct _StreamFollowing: Sendable {
+  /// The stream's identity, by which each core knows its follower.
+  let key: ObjectIdentifier
+  /// The core the stream reads, then each core up its chain.
+  var cores: [_WeakCore] = []
+
+  init(key: ObjectIdentifier) { self.key = key }
+
+  /// Forgets the stream's followers.
+  func unfollow() {
+    for core in cores { core.core?.unfollow(key) }
+  }
+}
+
+/// A core, held weakly: a stream does not keep its event.
+struct _WeakCore: Sendable {
+  weak var core: (any _Closable)?
+
+  init(_ core: any _Closable) { self.core = core }
+}
+
+/// A place in a core's queue of no actor where something runs once what
+/// was queued before it has been delivered.
+private final class _EndOfSends: _DeliverySource, Sendable {
+  /// What runs when the job's turn comes, or when its queue is abandoned.
+  let action: @Sendable () -> Void
+
+  init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+
+  func deliver(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
+    action()  // each queues one job
+  }
+
+  func drop(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
+    action()
+  }
+}
