@@ -6,14 +6,14 @@
 extension _ObserverBuffer {
   /// Appends a registration to the buffer, which must not be full.
   func append(
-    _ object: AnyObject, isOwner: Bool = false, payload: Payload, stamp: _EntryStamp
+    _ object: AnyObject, isOwner: Bool = false, payload: consuming Payload, stamp: _EntryStamp
   ) {
     let position = count
     precondition(position < capacity, "appending to a full buffer")
     entry(at: position).initialize(
       to: isOwner
         ? _ObserverEntry(ownerKey: ObjectIdentifier(object)) : _ObserverEntry(object: object))
-    self.payload(at: position).initialize(to: payload)
+    self.payload(at: position).initialize(to: consume payload)
     stamps[position] = stamp.rawValue
     index.insert(entries[position].key, at: position)
     count = position + 1

@@ -6,16 +6,18 @@
 extension _ObserverStorage.State where Index == _NoIndex {
   /// Registers a new entry for `object`, and returns its handle.
   mutating func append(
-    _ object: AnyObject, payload: Payload, _ garbage: inout _ObserverStorage.Garbage
+    _ object: AnyObject, payload: consuming Payload, _ garbage: inout _ObserverStorage.Garbage
   ) -> _Registration {
-    _Registration(sequence: register(object, payload: payload, &garbage))
+    _Registration(sequence: register(object, payload: consume payload, &garbage))
   }
 
   /// Removes `registration`, and returns whether it was registered.
+  ///
+  /// `placeholder` is made only if the entry stays in the buffer.
   @discardableResult
   mutating func removeRegistration(
     _ registration: _Registration, _ garbage: inout _ObserverStorage.Garbage,
-    replacingPayloadWith placeholder: Payload? = nil
+    replacingPayloadWith placeholder: @autoclosure () -> Payload? = nil
   ) -> Bool {
     let position = buffer.position(ofFirst: registration.sequence, below: buffer.count)
     guard position < buffer.count else { return false }
@@ -29,7 +31,9 @@ extension _ObserverStorage.State where Index == _NoIndex {
       return true
     }
     remove(at: position)
-    if let placeholder { releasePayload(at: position, replacingWith: placeholder, &garbage) }
+    if let placeholder = placeholder() {
+      releasePayload(at: position, replacingWith: placeholder, &garbage)
+    }
     compactIfSparse(&garbage)
     return true
   }

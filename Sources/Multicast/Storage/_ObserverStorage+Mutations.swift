@@ -9,13 +9,13 @@ extension _ObserverStorage.State {
   /// Appends a registration, making room first if the buffer is full; returns its number.
   @discardableResult
   mutating func register(
-    _ object: AnyObject, payload: Payload, _ garbage: inout _ObserverStorage.Garbage
+    _ object: AnyObject, payload: consuming Payload, _ garbage: inout _ObserverStorage.Garbage
   ) -> UInt64 {
     checkWriting()
     if buffer.isFull { makeRoom(&garbage) }
     let sequence = nextSequence
     buffer.append(
-      object, isOwner: ObjectIdentifier(object) == ownerKey, payload: payload,
+      object, isOwner: ObjectIdentifier(object) == ownerKey, payload: consume payload,
       stamp: _EntryStamp(sequence: sequence))
     nextSequence += 1
     registrationsSinceSweep += 1
