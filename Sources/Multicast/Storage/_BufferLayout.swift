@@ -8,13 +8,11 @@
 /// ```
 @usableFromInline
 struct _BufferLayout {
-  /// The number of entries the buffer has room for.
   @usableFromInline let capacity: Int
   @usableFromInline let entriesOffset: Int
   @usableFromInline let payloadsOffset: Int
   let indexOffset: Int
   let indexBucketCount: Int
-  /// The bytes the whole buffer takes.
   let byteCount: Int
 
   /// The stamps come right after the header, whatever the capacity.
@@ -38,7 +36,6 @@ struct _BufferLayout {
     byteCount = indexOffset + indexBucketCount * MemoryLayout<UInt32>.stride
   }
 
-  /// The alignment of a buffer's allocation.
   static func alignment<Header, Payload>(header: Header.Type, payload: Payload.Type) -> Int {
     Swift.max(
       MemoryLayout<Header>.alignment, MemoryLayout<UInt64>.alignment,

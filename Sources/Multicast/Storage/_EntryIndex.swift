@@ -10,7 +10,6 @@ protocol _EntryIndex {
   /// Whether the index files entries at all (I10).
   static var filesEntries: Bool { get }
 
-  /// A view of `bucketCount` buckets at `buckets`.
   init(buckets: UnsafeMutablePointer<UInt32>, bucketCount: Int)
 
   /// The position filed under `key`, if any; `entries` holds the keys.
@@ -22,7 +21,6 @@ protocol _EntryIndex {
   /// Takes `key` out, if it is filed; `entries` holds the keys.
   func remove(_ key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>)
 
-  /// Takes every key out.
   func removeAll()
 
   /// The number of keys filed; O(buckets).

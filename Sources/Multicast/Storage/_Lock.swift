@@ -16,8 +16,7 @@ import WinSDK
 /// A non-recursive lock over the platform's own primitive, in memory its owner allocates,
 /// since none may move once in use.
 ///
-/// Not `Synchronization.Mutex`: it needs macOS 15 or iOS 18, and ThreadSanitizer on Linux
-/// does not understand it.
+/// Not `Synchronization.Mutex`: it needs macOS 15 or iOS 18; ThreadSanitizer on Linux misreads it.
 @usableFromInline
 struct _Lock {
   #if canImport(Darwin)
@@ -30,7 +29,6 @@ struct _Lock {
   private typealias Primitive = pthread_mutex_t
   #endif
 
-  /// The bytes and the alignment of the memory a lock needs.
   static var byteCount: Int { MemoryLayout<Primitive>.stride }
   static var alignment: Int { MemoryLayout<Primitive>.alignment }
 

@@ -41,8 +41,7 @@ extension _ObserverBuffer {
     count = destination + 1
   }
 
-  /// Moves the registration at `source` down to the free `destination`, in
-  /// a buffer no one may read, to be followed by ``refileAll()``.
+  /// Moves `source` down to the free `destination` in an unread buffer; then ``refileAll()``.
   func move(_ source: Int, to destination: Int) {
     assert(destination < source, "moving entry \(source) up to \(destination)")
     entry(at: destination).initialize(to: entry(at: source).move())

@@ -3,11 +3,9 @@
 
 public import _MulticastAtomics
 
-/// A fixed-capacity, append-only run of registrations in registration order,
-/// in one allocation laid out by a ``_BufferLayout``.
+/// A fixed-capacity, append-only run of registrations, in one allocation (``_BufferLayout``).
 ///
-/// A view of raw memory with no reference count, so that lending it to a broadcast costs
-/// no retain.
+/// A view of raw memory with no reference count, so that lending it to a broadcast costs no retain.
 @usableFromInline
 struct _ObserverBuffer<Payload, Index: _EntryIndex> {
   @usableFromInline
@@ -15,7 +13,6 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
 
   @usableFromInline
   struct Header {
-    /// The number of initialized entries; accessed atomically.
     @usableFromInline var count: UInt64
     @usableFromInline let layout: _BufferLayout
   }
@@ -23,17 +20,14 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
   @inlinable
   init(base: UnsafeMutableRawPointer) { self.base = base }
 
-  /// The bytes a buffer of `capacity` entries takes.
   static func byteCount(capacity: Int) -> Int { layout(capacity: capacity).byteCount }
 
-  /// The alignment of a buffer's memory.
   static var alignment: Int { _BufferLayout.alignment(header: Header.self, payload: Payload.self) }
 
   private static func layout(capacity: Int) -> _BufferLayout {
     _BufferLayout(capacity: capacity, header: Header.self, payload: Payload.self, index: Index.self)
   }
 
-  /// Allocates an empty buffer with room for `capacity` entries.
   static func allocate(capacity: Int) -> _ObserverBuffer {
     precondition(capacity > 0, "only the empty buffer has no room, and it is embedded")
     let layout = layout(capacity: capacity)
@@ -41,8 +35,7 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
       at: .allocate(byteCount: layout.byteCount, alignment: alignment), layout: layout)
   }
 
-  /// Makes an empty buffer of `capacity` entries in `memory`, sized and aligned for it: how
-  /// the storage embeds its first, empty buffer.
+  /// Makes an empty buffer in `memory`, sized and aligned for it: the storage's embedded one.
   static func initialize(at memory: UnsafeMutableRawPointer, capacity: Int) -> _ObserverBuffer {
     initialize(at: memory, layout: layout(capacity: capacity))
   }
@@ -79,7 +72,6 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
     base.assumingMemoryBound(to: Header.self)
   }
 
-  /// The header's count word.
   @inlinable
   var countWord: UnsafeMutablePointer<UInt64> {
     // Memory bound to a struct is bound to its first property's type.
@@ -117,7 +109,6 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
     (base + header.pointee.layout.payloadsOffset).assumingMemoryBound(to: Payload.self)
   }
 
-  /// The index of the entries' positions by key.
   var index: Index {
     let layout = header.pointee.layout
     return Index(

@@ -75,8 +75,7 @@ enum _ObserverLayout<Observer> {
   @inline(__always)
   static func observer(_ object: consuming AnyObject, _ table: _WitnessTable) -> Observer {
     if table == .needsCast { return object as! Observer }
-    // Moves in and out of a slot laid out as the observer: no retain, and
-    // the slot is left holding nothing to release.
+    // Through a slot laid out as the observer: no retain, and nothing left in it to release.
     var slot: (AnyObject?, UInt) = (consume object, table.rawValue)
     return withUnsafeMutablePointer(to: &slot) { pointer in
       let raw = UnsafeMutableRawPointer(pointer)
@@ -97,8 +96,7 @@ enum _ExistentialMetadata {
     return kind == 0x303 && flags & 0x8000_0000 == 0
   }
 
-  /// Whether that reading is right for two known existentials; checked
-  /// in every build, computed once.
+  /// Whether that reading is right for two known existentials; computed once.
   static let isReadAsTheRuntimeLaysItOut =
     isClassBound((any _ClassBoundProbe).self) && !isClassBound((any _UnboundProbe).self)
 }

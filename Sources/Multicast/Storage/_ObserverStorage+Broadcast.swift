@@ -1,19 +1,17 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// Where a broadcast is: the buffer it reads, the next position, the position
-/// it stops before, and the first sequence number it must not visit.
+/// Where a broadcast is, and where it stops.
 @usableFromInline
 struct _BroadcastCursor<Payload, Index: _EntryIndex> {
   @usableFromInline var buffer: _ObserverBuffer<Payload, Index>
-  /// The buffer's entries and payloads, unchecked: read only below
-  /// `endPosition`, at most a count the buffer had (I3, I4).
+  /// `buffer`'s entries and payloads, unchecked: read below `endPosition`, a count it had (I3, I4).
   @usableFromInline var entries: UnsafeMutablePointer<_ObserverEntry>
   @usableFromInline var payloads: UnsafeMutablePointer<Payload>
   @usableFromInline var position: Int
-  /// The position the broadcast stops before.
+  /// The position it stops before.
   @usableFromInline var endPosition: Int
-  /// The next sequence number when the broadcast began: it stops before it.
+  /// The first sequence number it must not visit (I3).
   @usableFromInline let end: UInt64
   /// The reader counter that counts the broadcast, for `buffer`'s epoch.
   @usableFromInline var counter: UnsafeMutablePointer<UInt64>
@@ -56,8 +54,7 @@ extension _ObserverStorage {
     try forEach(from: beginBroadcast(), body)
   }
 
-  /// Calls `body` as ``forEach(_:)`` does, for the registrations made before the one numbered
-  /// `end`.
+  /// Calls `body` as ``forEach(_:)`` does, for the registrations numbered before `end`.
   @inlinable
   func forEach(
     registeredBefore end: UInt64,
@@ -66,8 +63,7 @@ extension _ObserverStorage {
     try forEach(from: beginBroadcast(registeredBefore: end), body)
   }
 
-  /// Calls `body` with each live registration from `start` on, then sweeps if the dead cost
-  /// the walk too much.
+  /// Calls `body` with each live registration from `start` on; sweeps if the dead cost too much.
   @inlinable
   func forEach(
     from start: _BroadcastCursor<Payload, Index>,

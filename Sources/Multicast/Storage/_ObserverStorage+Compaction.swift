@@ -16,8 +16,7 @@ extension _ObserverStorage.State {
 
   /// Drops the tombstones once they are more than half of the buffer (I9).
   ///
-  /// A small buffer of plain-data payloads waits until it fills: compacting it would free
-  /// no memory, and cost a fence on every removal.
+  /// A small plain-data buffer waits until full: compacting frees no memory and costs a fence.
   mutating func compactIfSparse(_ garbage: inout _ObserverStorage.Garbage) {
     guard tombstones * 2 > buffer.count,
       buffer.count > Self.minimumCapacity || !_isPOD(Payload.self)
@@ -26,8 +25,7 @@ extension _ObserverStorage.State {
     compact(reserving: 0, &garbage)
   }
 
-  /// Drops the tombstones: in place when unread (I4) and not mostly room, else into a new
-  /// buffer with room for `extra` more.
+  /// Drops the tombstones, in place (I4) or into a new buffer with room for `extra` more.
   private mutating func compact(reserving extra: Int, _ garbage: inout _ObserverStorage.Garbage) {
     let registered = buffer.count - tombstones
     let isMostlyRoom =
@@ -49,8 +47,7 @@ extension _ObserverStorage.State {
     buffer = _ObserverStorage.Buffer.allocate(
       capacity: Swift.max(Self.minimumCapacity, 2 * registered + extra))
     tombstones = 0
-    // Asked while the flag below still describes `replaced` (I7); the embedded empty buffer
-    // costs no fence (README.md, section 4).
+    // Asked while the flag below describes `replaced` (I7); the embedded empty one costs no fence.
     let wasRead = replaced.capacity > 0 && isBufferRead
     isBufferNewerThanFlip = true
     if wasRead {
@@ -79,9 +76,7 @@ extension _ObserverStorage.State {
     buffer.refileAll()
   }
 
-  /// Ends a sweep: flags the registrations numbered in `dead` still there (I8), and compacts.
-  ///
-  /// - Returns: Whether it flagged any.
+  /// Ends a sweep: flags those numbered in `dead` still there (I8), compacts; true if any.
   mutating func finishSweep(
     dead: [UInt64], alive: Int, end: UInt64, _ garbage: inout _ObserverStorage.Garbage
   ) -> Bool {
@@ -138,8 +133,7 @@ extension _ObserverStorage.State {
     if isSweepDue { readers.setSweepWanted(true) }
   }
 
-  /// Removes the last entry, registered, with no tombstone, and the
-  /// tombstones just before it; no broadcast may read the buffer (I4).
+  /// Removes the last entry, registered, and the tombstones before it, in an unread buffer (I4).
   mutating func removeLast(_ garbage: inout _ObserverStorage.Garbage) {
     checkWriting()
     checkUnread()
@@ -155,8 +149,7 @@ extension _ObserverStorage.State {
     }
   }
 
-  /// Ends the entry at `position`; a payload whose release may run user code goes to the
-  /// garbage.
+  /// Ends the entry at `position`; a payload whose release may run user code goes to the garbage.
   private static func destroyEntry(
     _ position: Int, of buffer: _ObserverStorage.Buffer,
     _ garbage: inout _ObserverStorage.Garbage

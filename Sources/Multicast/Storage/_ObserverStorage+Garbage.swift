@@ -10,9 +10,7 @@ extension _ObserverStorage {
     var payload: Payload?
     private var heap: Heap?
 
-    /// What a mutation drops beyond one payload.
     final class Heap {
-      /// The payloads after the first.
       var payloads: [Payload] = []
       /// Buffers to free, with the entries left in them.
       var buffers: [Buffer] = []
@@ -22,7 +20,6 @@ extension _ObserverStorage {
       }
     }
 
-    /// The heap, made on first use.
     private var madeHeap: Heap {
       mutating get {
         if let heap { return heap }
@@ -32,12 +29,10 @@ extension _ObserverStorage {
       }
     }
 
-    /// Keeps `dropped`, to be released after unlocking.
     mutating func keep(_ dropped: consuming Payload) {
       if payload == nil { payload = dropped } else { madeHeap.payloads.append(dropped) }
     }
 
-    /// Keeps `buffer`, to be freed after unlocking.
     mutating func keep(buffer: Buffer) {
       madeHeap.buffers.append(buffer)
     }

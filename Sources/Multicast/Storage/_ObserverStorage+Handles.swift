@@ -11,9 +11,7 @@ extension _ObserverStorage.State where Index == _NoIndex {
     _Registration(sequence: register(object, payload: consume payload, &garbage))
   }
 
-  /// Removes `registration`, and returns whether it was registered.
-  ///
-  /// `placeholder` is made only if the entry stays in the buffer.
+  /// Removes `registration`, making `placeholder` only if the entry stays; true if it was there.
   @discardableResult
   mutating func removeRegistration(
     _ registration: _Registration, _ garbage: inout _ObserverStorage.Garbage,
@@ -63,8 +61,7 @@ extension _ObserverStorage.State where Index == _NoIndex {
     }
   }
 
-  /// Removes every registration that `predicate` picks by its object's identity and payload,
-  /// and returns how many.
+  /// Removes the registrations `predicate` picks by object identity and payload; returns how many.
   @discardableResult
   mutating func removeAll(
     _ garbage: inout _ObserverStorage.Garbage, replacingPayloadsWith placeholder: Payload?,
@@ -84,8 +81,7 @@ extension _ObserverStorage.State where Index == _NoIndex {
 }
 
 extension _ObserverStorage where Index == _NoIndex {
-  /// Starts a broadcast of `registration` alone, which visits nothing if it was removed; end
-  /// it with ``endBroadcast(_:)``.
+  /// Starts a broadcast of `registration` alone, none if removed; end it with ``endBroadcast(_:)``.
   func beginBroadcast(of registration: _Registration) -> _BroadcastCursor<Payload, Index> {
     withLockedState(changing: false) { state in
       let buffer = state.buffer

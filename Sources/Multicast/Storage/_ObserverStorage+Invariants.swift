@@ -106,8 +106,7 @@ final class _SectionRecord {
 
 // The checks each step calls, unconditionally: empty without the flag.
 extension _ObserverStorage.State {
-  /// Checks what a section leaves: the invariants after a writing one,
-  /// and the published words after any (I1).
+  /// Checks the invariants after a writing section, and the published words after any (I1).
   @inlinable @inline(__always)
   func checkAfterSection(writing: Bool) {
     #if MULTICAST_INTERNAL_CHECKS
@@ -116,8 +115,7 @@ extension _ObserverStorage.State {
     #endif
   }
 
-  /// Notes that a section begins, or counted a broadcast: nothing proves
-  /// the buffer unread since (I4).
+  /// Notes that a section began or counted a broadcast: nothing proves the buffer unread (I4).
   @inlinable @inline(__always)
   func forgetUnreadProof() {
     #if MULTICAST_INTERNAL_CHECKS

@@ -4,9 +4,7 @@
 // The operations of a keyed registry (README.md, section 1).
 
 extension _ObserverStorage where Index == _PositionIndex {
-  /// Registers `object` unless it is registered, removing a dead entry under its key.
-  ///
-  /// - Returns: `true` if the object was not registered before.
+  /// Registers `object` unless it is, removing a dead entry under its key; true if it was not.
   @discardableResult
   func insert(_ object: AnyObject, payload: Payload) -> Bool {
     let key = ObjectIdentifier(object)

@@ -35,15 +35,13 @@ extension _ObserverStorage.State {
     return buffer.entry(at: position).pointee.object
   }
 
-  /// Counts a removal and leaves a tombstone at `position`; call
-  /// ``compactIfSparse(_:)`` once the mutation's removals are done.
+  /// Counts a removal and leaves a tombstone; call ``compactIfSparse(_:)`` after the last (I9).
   mutating func remove(at position: Int) {
     removals &+= 1
     leaveTombstone(at: position)
   }
 
-  /// Flags the entry at `position` removed, unfiles it and tells `onRemoval`; counts no
-  /// removal (a sweep's).
+  /// Flags the entry removed, unfiles it and tells `onRemoval`; counts no removal (a sweep's).
   mutating func leaveTombstone(at position: Int) {
     let stamp = buffer.stamp(at: position)
     precondition(!stamp.isRemoved, "removing a removed entry")
@@ -53,7 +51,6 @@ extension _ObserverStorage.State {
     tombstones += 1
   }
 
-  /// Removes every registration, and returns whether any was registered.
   mutating func removeAll(_ garbage: inout _ObserverStorage.Garbage) -> Bool {
     var removed = false
     for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {

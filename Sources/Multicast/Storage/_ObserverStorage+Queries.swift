@@ -20,8 +20,7 @@ extension _ObserverStorage {
     return liveObject == nil
   }
 
-  /// The number of live registrations, at most `limit`, counted at one
-  /// instant without the lock; `nil` if changes kept spoiling the walk.
+  /// Counts up to `limit` live registrations without the lock; `nil` if changes keep spoiling it.
   private func countLive(upTo limit: Int) -> Int? {
     // Written once, before the storage is shared.
     let ownerKey = state.pointee.ownerKey
@@ -60,8 +59,7 @@ extension _ObserverStorage {
     return loaded.count + ownerCount
   }
 
-  /// Calls `body` with each entry from `start` on that is not removed, as a
-  /// broadcast walks, until `body` returns `false`; then ends the broadcast.
+  /// Walks the unremoved entries from `start` on until `body` returns `false`; ends the broadcast.
   func forEachRegistered(
     from start: _BroadcastCursor<Payload, Index>,
     _ body: (UnsafeMutablePointer<_ObserverEntry>, _EntryStamp) -> Bool
@@ -88,8 +86,7 @@ extension _ObserverStorage.State {
     firstLiveObject { _ in true }
   }
 
-  /// Whether a registration held by `object`, which the caller keeps alive, is not removed;
-  /// no weak reference is loaded.
+  /// Whether `object`, which the caller keeps alive, holds a registration not removed.
   func hasRegistration(heldBy object: AnyObject) -> Bool {
     let key = ObjectIdentifier(object)
     return hasRegistration { entryKey, _ in entryKey == key }
@@ -105,8 +102,7 @@ extension _ObserverStorage.State {
     return false
   }
 
-  /// The object of the first live registration whose payload satisfies `predicate`, if any;
-  /// release it after unlocking.
+  /// The first live object whose payload satisfies `predicate`; release it after unlocking.
   func firstLiveObject(where predicate: (Payload) -> Bool) -> AnyObject? {
     for position in 0..<buffer.count
     where !buffer.stamp(at: position).isRemoved && predicate(buffer.payload(at: position).pointee) {

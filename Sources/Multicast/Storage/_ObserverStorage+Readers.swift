@@ -66,8 +66,7 @@ extension _ObserverStorage {
     }
   }
 
-  /// Starts a broadcast of the registrations before `end` in `reading`'s buffer, without the
-  /// lock, counted on `reading`'s counter while `reading` is.
+  /// Joins `reading`, still counted, on its buffer and counter, for the registrations before `end`.
   @inlinable
   func beginBroadcast(
     alongside reading: _BroadcastCursor<Payload, Index>, registeredBefore end: UInt64
@@ -86,8 +85,7 @@ extension _ObserverStorage {
     if _slowPath(readers.uncount(cursor.counter)) { freeRetiredBuffers() }
   }
 
-  /// Frees the retired buffers that no broadcast reads any more, and flips
-  /// the epoch, in a second, writing section, if they wait for that (I2).
+  /// Frees the retired buffers no broadcast reads, flipping in a second, writing section if due.
   @usableFromInline
   func freeRetiredBuffers() {
     var garbage = Garbage()
@@ -120,8 +118,7 @@ extension _ObserverStorage {
 }
 
 extension _ObserverStorage.State {
-  /// Starts a broadcast of every registration made so far, in a section the
-  /// caller holds; end it with ``_ObserverStorage/endBroadcast(_:)``.
+  /// Starts a broadcast in the caller's section; end it with ``_ObserverStorage/endBroadcast(_:)``.
   @inlinable @inline(__always)
   func beginBroadcast() -> _BroadcastCursor<Payload, Index> {
     _BroadcastCursor(
@@ -139,7 +136,6 @@ extension _ObserverStorage.State {
     return isRead
   }
 
-  /// The broadcasts counted in the current epoch and in the other.
   private func epochCounts() -> (current: UInt64, other: UInt64) {
     let (zero, one) = readers.counts()
     return epoch == 0 ? (zero, one) : (one, zero)
@@ -167,8 +163,7 @@ extension _ObserverStorage.State {
 
   /// Frees the retired buffers no broadcast can read, flipping the epoch if it may (I7).
   ///
-  /// Pass `flipping: true` only in a writing section (I2); without it, returns whether a flip
-  /// is due, else whether it flipped.
+  /// Pass `flipping: true` only in a writing section (I2); returns whether it flipped, or would.
   mutating func freeRetiredBuffers(
     _ garbage: inout _ObserverStorage.Garbage, flipping: Bool
   ) -> Bool {

@@ -8,14 +8,12 @@ extension _ObserverStorage {
     /// The buffer that registrations go to and broadcasts start from.
     @usableFromInline
     var buffer: Buffer
-    /// The control words and reader slots.
     @usableFromInline
     let readers: _ReaderSlots
     /// The epoch that new broadcasts count themselves in (0 or 1).
     @usableFromInline
     var epoch: UInt64 = 0
-    /// Whether `buffer` became current at or after the last flip, so that
-    /// only broadcasts counted in ``epoch`` can read it (I7).
+    /// Whether `buffer` became current at or after the last flip (I7).
     var isBufferNewerThanFlip = true
     /// Buffers retired before the last flip (I7).
     var retiredBeforeFlip: [Buffer] = []
@@ -26,16 +24,12 @@ extension _ObserverStorage {
     @usableFromInline
     let section = _SectionRecord()
     #endif
-    /// The sequence number of the next registration.
     @usableFromInline
     var nextSequence: UInt64 = 0
     /// The number of removals, a sweep's excepted.
     var removals: UInt64 = 0
-    /// The number of entries in `buffer` flagged removed.
     var tombstones = 0
-    /// The live registrations the last sweep found.
     var liveAtLastSweep = 0
-    /// How many registrations were made since the last sweep.
     var registrationsSinceSweep = 0
     /// The owner (``_ObserverStorage/setOwner(_:)``), unretained: it keeps the storage.
     var owner: Unmanaged<AnyObject>? = nil
@@ -59,7 +53,7 @@ extension _ObserverStorage {
     var betweenSweepPhases: (() -> Void)? = nil
     #endif
 
-    /// Changed by every registration and removal, and by nothing else.
+    /// Changed by every registration and removal but a sweep's, and by nothing else.
     var changes: UInt64 { nextSequence &+ removals }
 
     init(

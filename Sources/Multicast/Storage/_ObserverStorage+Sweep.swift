@@ -2,9 +2,7 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 extension _ObserverStorage {
-  /// Drops the registrations whose objects are gone (README.md, section 5).
-  ///
-  /// - Returns: Whether it removed any registration.
+  /// Drops the registrations whose objects are gone (README.md, section 5); true if it removed any.
   @discardableResult
   func sweep() -> Bool {
     let start = beginBroadcast()

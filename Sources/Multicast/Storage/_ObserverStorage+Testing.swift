@@ -4,8 +4,7 @@
 // What tests look at beyond the public API.
 
 extension _ObserverStorage {
-  /// The entries and index buckets the storage has room for: the figure
-  /// that must stay proportional to the live registrations.
+  /// The entries and index buckets there is room for: it must stay proportional to the live ones.
   var capacity: Int {
     read { state in state.buffer.capacity + state.buffer.header.pointee.layout.indexBucketCount }
   }
@@ -15,7 +14,6 @@ extension _ObserverStorage {
     read { state in (state.buffer.count, state.buffer.capacity) }
   }
 
-  /// The number of retired buffers.
   var retiredBufferCount: Int {
     read { state in state.retiredBeforeFlip.count + state.retiredSinceFlip.count }
   }

@@ -1,15 +1,12 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// The library, bottom-up, in three layers, each a folder whose README.md states its protocol,
-// the invariants its code cites, its terms and the order to read its files in:
-// Storage/ (here): the registrations behind every face, read by broadcasts without a lock.
-// Delivery/: where and when a handler runs.
-// Faces/: the public types: MulticastDelegate on a keyed registry; EventSender, Event,
-//   ObservableValue and EventSubscription on an _EventCore.
+// The library in three layers, each a folder whose README.md states its protocol, invariants,
+// terms and reading order: Storage/ (here), the registrations behind every face; Delivery/,
+// where and when a handler runs; Faces/, the public types: MulticastDelegate on a keyed
+// registry; EventSender, Event, ObservableValue and EventSubscription on an _EventCore.
 
-/// The registry behind every face of the library: registrations in order, in a buffer
-/// guarded by a lock, which broadcasts read without it (README.md in this folder).
+/// The registry behind every face of the library (README.md in this folder).
 @usableFromInline
 struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unchecked Sendable {
   // @unchecked Sendable: the state is read and written with `lock` held; a
@@ -18,16 +15,14 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
   let lock: _Lock
   @usableFromInline
   let state: UnsafeMutablePointer<State>
-  /// The control words and reader slots, also here so that a broadcast begun without the
-  /// lock reads no part of the state (but for debug builds' test hooks).
+  /// Also here, so that a broadcast begun without the lock reads no `State` (debug hooks aside).
   @usableFromInline
   let readers: _ReaderSlots
 
   @usableFromInline
   typealias Buffer = _ObserverBuffer<Payload, Index>
 
-  /// Creates an empty storage, beside which its owner keeps `guarded`, told
-  /// of each removal by `onRemoval`.
+  /// Creates an empty storage guarding `guarded`, and telling `onRemoval` of each removal.
   init(
     guarding guarded: Guarded, onRemoval: ((inout Guarded, UnsafePointer<Payload>) -> Void)? = nil
   ) {
@@ -62,10 +57,7 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
     self.state.deallocate()
   }
 
-  /// Runs `body` on the state with the lock held: the one way in (README.md, section 2).
-  ///
-  /// By default a writing section (I1, I2); pass `changing: false` to change nothing that a
-  /// broadcast begins with.
+  /// Runs `body` with the lock held: a writing section (I1, I2) unless `changing` is false.
   @inlinable @inline(__always)
   func withLockedState<Result: ~Copyable>(
     changing: Bool = true, _ body: (inout State) -> Result
@@ -89,8 +81,7 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
     return result
   }
 
-  /// Runs `body` in a writing section, releases what it dropped after
-  /// unlocking, then sweeps if a sweep is wanted.
+  /// Runs `body` in a writing section; releases its garbage unlocked, then sweeps if wanted.
   func mutate<Result>(_ body: (inout State, inout Garbage) -> Result) -> Result {
     let result = mutateWithoutSweeping(body)
     sweepIfWanted()

@@ -1,11 +1,10 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// A hash index from an object's identity to its entry's position: open addressing with
-/// linear probing over 32-bit positions, at most three quarters full.
+/// A hash index from an object's identity to its entry's position, sized once by the capacity.
 ///
-/// Sized from the buffer's capacity, it never grows. It stores no keys but reads them in the
-/// entries, so that a key is found after its object has died.
+/// Linear probing over 32-bit positions, at most three quarters full. It stores no keys but reads
+/// them in the entries, so that a key is found after its object has died.
 @usableFromInline
 struct _PositionIndex: _EntryIndex {
   private static var empty: UInt32 { .max }
@@ -15,8 +14,7 @@ struct _PositionIndex: _EntryIndex {
 
   private let buckets: UnsafeMutablePointer<UInt32>
   private let mask: Int
-  /// How far to shift a 64-bit hash to keep as many high bits as the bucket
-  /// count needs.
+  /// The shift that keeps as many high bits of a 64-bit hash as the bucket count needs.
   private let shift: Int
 
   @usableFromInline
@@ -40,7 +38,6 @@ struct _PositionIndex: _EntryIndex {
     Int(truncatingIfNeeded: (UInt64(UInt(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
   }
 
-  /// The position filed under `key`, if any.
   @usableFromInline
   func position(
     of key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>
@@ -59,7 +56,6 @@ struct _PositionIndex: _EntryIndex {
     return nil
   }
 
-  /// Files `position` under `key`, which must not be in the index.
   @usableFromInline
   func insert(_ key: ObjectIdentifier, at position: Int) {
     var bucket = home(of: key)
@@ -67,8 +63,7 @@ struct _PositionIndex: _EntryIndex {
     buckets[bucket] = UInt32(truncatingIfNeeded: position)
   }
 
-  /// Removes `key`, shifting back the keys after it so that no probe
-  /// sequence is broken.
+  /// Shifts back the keys after `key`'s bucket, so that no probe sequence is broken.
   @usableFromInline
   func remove(
     _ key: ObjectIdentifier, in entries: UnsafeMutablePointer<_ObserverEntry>
@@ -87,13 +82,11 @@ struct _PositionIndex: _EntryIndex {
     buckets[hole] = Self.empty
   }
 
-  /// Empties the index.
   @usableFromInline
   func removeAll() {
     buckets.initialize(repeating: Self.empty, count: mask + 1)
   }
 
-  /// The number of filed positions; O(buckets).
   @usableFromInline
   var count: Int {
     (0...mask).count { buckets[$0] != Self.empty }

@@ -12,8 +12,7 @@ extension _ReaderSlots {
     return counter
   }
 
-  /// The calling thread's slot: the first slot for the first thread that
-  /// asks, one of the other slots for the rest, once they are made.
+  /// The calling thread's slot, or `nil` until the other slots are made (README.md, section 3).
   @inlinable
   func slotOfCallingThread() -> UnsafeMutablePointer<UInt64>? {
     let number = UInt64(_multicast_thread_number()) &+ 1
@@ -26,8 +25,7 @@ extension _ReaderSlots {
     return otherSlots + Int(number % UInt64(Self.otherSlotCount)) * Self.lineWords
   }
 
-  /// Stalls the broadcast if `version` counts a multiple of eight sections
-  /// (README.md, section 6), in checked builds; empty otherwise.
+  /// Stalls a broadcast in checked builds (README.md, section 6); empty otherwise.
   @usableFromInline @inline(__always)
   func widenRaceWindow(after version: UInt64) {
     #if MULTICAST_INTERNAL_CHECKS

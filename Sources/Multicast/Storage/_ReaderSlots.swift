@@ -3,12 +3,9 @@
 
 public import _MulticastAtomics
 
-/// The control words and reader slots of a storage (README.md, section 3).
-///
-/// A view of memory in the storage's allocation; the other slots are allocated when needed.
+/// A view of the control words and reader slots in a storage's allocation (README.md, section 3).
 @usableFromInline
 struct _ReaderSlots {
-  /// The control words.
   @usableFromInline
   let words: UnsafeMutablePointer<UInt64>
   /// The first slot: the first thread's to broadcast without the lock, and those begun under it.
@@ -28,11 +25,9 @@ struct _ReaderSlots {
   @usableFromInline
   static var lineWords: Int { lineBytes / MemoryLayout<UInt64>.stride }
 
-  /// The number of other slots.
   @usableFromInline
   static var otherSlotCount: Int { 8 }
 
-  /// The number of control words.
   static var controlWordCount: Int { 8 }
 
   static var controlBytes: Int { controlWordCount * MemoryLayout<UInt64>.stride }
@@ -40,8 +35,7 @@ struct _ReaderSlots {
   /// Room for the first slot at any 16-byte aligned address.
   static var firstSlotBytes: Int { 2 * lineBytes - 16 }
 
-  /// Makes the control words in `control`, and the first slot on the first line boundary in
-  /// `slotMemory`, which lets the storage's allocation keep its cheaper natural alignment.
+  /// Aligns the first slot to a line within `slotMemory`: the allocation needs no line alignment.
   init(
     control: UnsafeMutableRawPointer, firstSlot slotMemory: UnsafeMutableRawPointer,
     buffer: UnsafeMutableRawPointer
@@ -71,8 +65,7 @@ struct _ReaderSlots {
   @usableFromInline static var countWord: Int { 6 }
   static var sweepWord: Int { 7 }
 
-  /// Set while a writing section runs; below it the epoch, above it the
-  /// number of sections.
+  /// The version's bit set while a writing section runs (README.md, glossary).
   @usableFromInline
   static var busyBit: UInt64 { 2 }
 
@@ -96,8 +89,7 @@ struct _ReaderSlots {
     return version
   }
 
-  /// Publishes what broadcasts begin with and ends the writing section
-  /// (I1): the version is no longer busy, and counts one more section.
+  /// Publishes what broadcasts begin with, and ends the writing section (I1).
   @inlinable
   func endWrite(
     _ version: UInt64, buffer: UnsafeMutableRawPointer, count: Int, epoch: UInt64,
@@ -115,7 +107,6 @@ struct _ReaderSlots {
     _multicast_store_seq_cst(words + Self.retiredWord, waiting ? 1 : 0)
   }
 
-  /// Sets or clears the sweep-wanted word.
   func setSweepWanted(_ wanted: Bool) {
     _multicast_store_relaxed(words + Self.sweepWord, wanted ? 1 : 0)
   }
@@ -125,14 +116,12 @@ struct _ReaderSlots {
     _multicast_load_relaxed(words + Self.sweepWord) != 0
   }
 
-  /// Clears the sweep-wanted word if it is set, and says whether this call
-  /// did: of the threads that see it set, one sweeps.
+  /// Clears the sweep-wanted word if set; true for the one caller whose call cleared it.
   func claimSweep() -> Bool {
     isSweepWanted && _multicast_compare_exchange(words + Self.sweepWord, 1, 0)
   }
 
-  /// The broadcasts counted in each epoch, after a sequentially consistent fence (README.md,
-  /// sections 3 and 4).
+  /// The broadcasts counted in each epoch, after a sequentially consistent fence (I4, I7).
   func counts() -> (UInt64, UInt64) {
     _multicast_fence_seq_cst()
     var counts = (_multicast_load_acquire(firstSlot), _multicast_load_acquire(firstSlot + 1))
@@ -146,7 +135,6 @@ struct _ReaderSlots {
     return counts
   }
 
-  /// Makes the other threads' slots, unless they are made.
   func makeOtherSlots() {
     guard otherSlots == nil else { return }
     let bytes = Self.otherSlotCount * Self.lineBytes

@@ -4,6 +4,5 @@
 /// A registration that is its own handle, such as an event subscription.
 @usableFromInline
 struct _Registration: Sendable {
-  /// The entry's sequence number, which stays with it for its whole life.
   let sequence: UInt64
 }
