@@ -44,6 +44,9 @@ struct _CoreState {
   private var ownDestinationIfMade: _Destination? = nil
   /// The owner's notices, recorded and told (D10).
   var notices = _OccupancyNotices()
+  /// The core of the subscriptions that hear only the latest value, while
+  /// anything holds it (`_EventCore.latestOnly()`).
+  weak var latestOnly: AnyObject?
   /// A derived event's connection upstream, numbered anew as each ends, so
   /// that what an ended one still forwards is dropped (D11).
   var connection: UInt64 = 0

@@ -74,7 +74,9 @@ struct _DeliveryJob: @unchecked Sendable {
   /// a source reached through weak references counts slowly, and sender and
   /// deliverer are two threads that would pass its count back and forth.
   unowned(unsafe) let source: any _DeliverySource
-  @usableFromInline let kind: Kind
+  /// Replaced only by a newer value of a coalescing event, while the job
+  /// waits (``_DeliveryState/arrive(_:isHere:thread:taking:superseding:_:)``).
+  @usableFromInline var kind: Kind
 
   #if MULTICAST_INTERNAL_CHECKS
   /// Shared by the job's copies: checks that the reference is given back

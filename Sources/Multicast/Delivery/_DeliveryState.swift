@@ -95,11 +95,17 @@ struct _DeliveryState {
 
   /// Work arrives from `thread`, on the destination's isolation (`isHere`)
   /// or another.
+  ///
+  /// With `superseding`, the work may go into a job waiting instead of a
+  /// new one, if `supersede` takes it there (a coalescing event's newer
+  /// value); that job then goes last, where a new one would (D4).
   mutating func arrive(
-    _ job: () -> _DeliveryJob, isHere: Bool, thread: UInt32, taking batch: inout [_DeliveryJob]
+    _ job: () -> _DeliveryJob, isHere: Bool, thread: UInt32, taking batch: inout [_DeliveryJob],
+    superseding: Bool = false, _ supersede: (inout _DeliveryJob) -> Bool = { _ in false }
   ) -> Arrival {
+    let isSuperseded = superseding && !isEmpty && supersedeWaiting(supersede)
     if isDelivering {
-      append(job())
+      if !isSuperseded { append(job()) }
       // Sent by the deliverer's own handlers: part of what it delivers.
       if isHere && thread == deliverer { owed = arrived }
       return .none
@@ -109,11 +115,13 @@ struct _DeliveryState {
       deliverer = thread
       owed = arrived
       if isEmpty { return .deliverDirectly }
-      append(job())
+      if !isSuperseded { append(job()) }
       owed = arrived
       take(into: &batch)
       return .deliverBatch
     }
+    // Work waits, so a drain is scheduled (D2).
+    if isSuperseded { return .none }
     append(job())
     if isScheduled { return .none }
     isScheduled = true
@@ -236,6 +244,42 @@ struct _DeliveryState {
         && chunks[head...].allSatisfy { !$0.isEmpty && $0.count <= Self.batchLimit },
       "D2: a destination's queue holds an empty chunk, or one too long, or kept one handed over")
     #endif
+  }
+
+  /// Whether `supersede` took the arriving work into one of the last jobs
+  /// waiting, which then goes last.
+  ///
+  /// Only the last 8 are searched: a coalescing event's job behind more
+  /// of other work stays, and the work gets a job of its own.
+  private mutating func supersedeWaiting(_ supersede: (inout _DeliveryJob) -> Bool) -> Bool {
+    var (chunk, index) = (chunks.count - 1, chunks[chunks.count - 1].count - 1)
+    for _ in 0..<8 {
+      if supersede(&chunks[chunk][index]) {
+        moveLast(chunk, index)
+        return true
+      }
+      if index == 0 {
+        guard chunk > head else { return false }
+        chunk -= 1
+        index = chunks[chunk].count
+      }
+      index -= 1
+    }
+    return false
+  }
+
+  /// Moves the job at `index` of `chunk` to the end of the queue, dropping
+  /// its chunk if that empties it.
+  private mutating func moveLast(_ chunk: Int, _ index: Int) {
+    let last = chunks.count - 1
+    guard chunk < last || index < chunks[last].count - 1 else { return }
+    let job = chunks[chunk].remove(at: index)
+    if chunks[chunk].isEmpty { chunks.remove(at: chunk) }
+    if chunks[chunks.count - 1].count < Self.batchLimit {
+      chunks[chunks.count - 1].append(job)
+    } else {
+      chunks.append([job])
+    }
   }
 
   /// Appends `job` to the last chunk, or to a new one when it is full.

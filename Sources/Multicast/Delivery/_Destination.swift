@@ -183,17 +183,46 @@ final class _Destination: @unchecked Sendable {
 
   // MARK: Arriving
 
-  /// Work arrives from `isolation` (``_DeliveryState/arrive(_:isHere:thread:taking:)``);
+  /// Work arrives from `isolation` (``_DeliveryState/arrive(_:isHere:thread:taking:superseding:_:)``);
   /// `job` is made only if the work is queued.
   func arrive(
     _ job: () -> _DeliveryJob, from isolation: (any Actor)?, taking batch: inout [_DeliveryJob],
     keepingAlive loaded: inout [any Actor]?
   ) -> _DeliveryState.Arrival {
-    let isHere = isCurrent(isolation, keepingAlive: &loaded)
+    arrive(job, from: isolation, taking: &batch, keepingAlive: &loaded, superseding: false) { _ in
+      false
+    }
+  }
+
+  /// ``arrive(_:from:taking:keepingAlive:)`` of a coalescing event's work,
+  /// which `supersede` may take into a job waiting instead.
+  ///
+  /// Where no actor is, it waits for a drain: a handler that lags then
+  /// falls behind here, and not upstream.
+  @inline(never)
+  func arrive(
+    _ job: () -> _DeliveryJob, from isolation: (any Actor)?, taking batch: inout [_DeliveryJob],
+    keepingAlive loaded: inout [any Actor]?, superseding supersede: (inout _DeliveryJob) -> Bool
+  ) -> _DeliveryState.Arrival {
+    arrive(
+      job, from: isolation, taking: &batch, keepingAlive: &loaded, superseding: true, supersede)
+  }
+
+  @inline(__always)
+  private func arrive(
+    _ job: () -> _DeliveryJob, from isolation: (any Actor)?, taking batch: inout [_DeliveryJob],
+    keepingAlive loaded: inout [any Actor]?, superseding: Bool,
+    _ supersede: (inout _DeliveryJob) -> Bool
+  ) -> _DeliveryState.Arrival {
+    let isHere =
+      !(superseding && actorIdentity == nil) && isCurrent(isolation, keepingAlive: &loaded)
     if isHere, claimIfIdle() { return .deliverDirectly }
     if !isHere, isIdleAndOrphaned(from: isolation, keepingAlive: &loaded) { return .orphaned }
     let thread = _multicast_thread_number()
-    return withLockedState { $0.arrive(job, isHere: isHere, thread: thread, taking: &batch) }
+    return withLockedState {
+      $0.arrive(
+        job, isHere: isHere, thread: thread, taking: &batch, superseding: superseding, supersede)
+    }
   }
 
   /// Sends `job` from `isolation`: delivered before returning when the

@@ -37,10 +37,20 @@ extension _EventCore {
   func derive<Output>(
     _ forward: @escaping @Sendable (UnsafeRawPointer, _Connection<Output>) -> Void
   ) -> _EventCore<Output> {
+    derive(forward) { link in
+      _EventCore<Output>(
+        owner: nil, onFirstObserver: nil, onLastObserverGone: { link.update() },
+        replaysLatest: replaysLatest, upstream: link)
+    }
+  }
+
+  /// ``derive(_:)``, with the derived core that `make` makes from its link.
+  func derive<Output>(
+    _ forward: @escaping @Sendable (UnsafeRawPointer, _Connection<Output>) -> Void,
+    making make: (_UpstreamLink) -> _EventCore<Output>
+  ) -> _EventCore<Output> {
     let link = _UpstreamLink(source: self)
-    let derived = _EventCore<Output>(
-      owner: nil, onFirstObserver: nil, onLastObserverGone: { link.update() },
-      replaysLatest: replaysLatest, upstream: link)
+    let derived = make(link)
     link.connection = { [unowned derived] in derived.connectionIfObserved() }
     link.subscribe = { [unowned(unsafe) derived] source, number, garbage in
       // Only this core is ever the link's source.

@@ -29,7 +29,8 @@ struct _LocalSend: ~Copyable {
   /// Destinations of actors found gone, where it queued nothing (D7).
   var orphans: [_CoreState.Subscribed]? = nil
   /// The actors its section loaded to see that they live, and the latest
-  /// value a replaying send replaced: released after unlocking (D12).
+  /// value a replaying send replaced, or those a coalescing send replaced
+  /// in jobs still waiting: released after unlocking (D12).
   var loaded: [any Actor]? = nil
   var replaced: AnyObject? = nil
   /// The walk of a send that skips the queue, begun in its section (D5).
@@ -98,7 +99,7 @@ extension _EventCore: _DeliverySource {
         local.initialize(to: _LocalSend(end: state.nextSequence))
         return nil
       }
-      if !replaysLatest, let destination = state.guarded.soleDestination,
+      if !replaysLatest, !coalesces, let destination = state.guarded.soleDestination,
         destination._withUnsafeGuaranteedRef({
           $0.isCurrentLoadingNothing(isolation) && $0.claimIfIdle()
         })
@@ -169,9 +170,15 @@ extension _EventCore: _DeliverySource {
         let destination = counted._withUnsafeGuaranteedRef({ $0.count > 0 ? $0.destination : nil })
       else { continue }
       var batch: [_DeliveryJob] = []
-      let arrival = destination.arrive(
-        { _DeliveryJob(self, .send(_Value(value: value), end: end)) }, from: isolation,
-        taking: &batch, keepingAlive: &decided.pointee.loaded)
+      let arrival =
+        coalesces
+        ? destination.arrive(
+          { _DeliveryJob(self, .send(_Value(value: value), end: end)) }, from: isolation,
+          taking: &batch, keepingAlive: &decided.pointee.loaded
+        ) { supersede(&$0, with: value, end: end, releasing: &decided.pointee.replaced) }
+        : destination.arrive(
+          { _DeliveryJob(self, .send(_Value(value: value), end: end)) }, from: isolation,
+          taking: &batch, keepingAlive: &decided.pointee.loaded)
       switch arrival {
       case .deliverDirectly, .deliverBatch:
         let isOwn = destination.actorIdentity == nil

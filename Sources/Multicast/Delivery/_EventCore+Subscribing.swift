@@ -12,6 +12,9 @@ enum _SubscriptionMode {
   /// The core's latest value as it subscribes (an observable value's
   /// current one), then every value sent.
   case startingWithLatest
+  /// The values sent while it lasts, but a value still waiting for its
+  /// isolation is replaced by a newer one (``_EventCore/latestOnly()``).
+  case latest
 }
 
 extension _EventCore {
@@ -33,6 +36,8 @@ extension _EventCore {
       subscribeOnce(target, from: isolation, handler: handler)
     case .startingWithLatest:
       subscribe(target, from: isolation, handler: handler, startingWithLatest: true)
+    case .latest:
+      latestOnly().subscribe(target, from: isolation, handler: handler)
     }
   }
 

@@ -11,6 +11,18 @@ protocol _SubscriptionSource: AnyObject, Sendable {
   func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?) -> Bool
 }
 
+/// Two things a send's section let go of, released after unlocking with
+/// the send.
+final class _Released {
+  let first: Any
+  let rest: AnyObject?
+
+  init(_ first: Any, _ rest: AnyObject?) {
+    self.first = first
+    self.rest = rest
+  }
+}
+
 /// A replaying event's latest value, replaced by a send: released after
 /// unlocking, with the send.
 final class _Replaced<Value> {
@@ -78,6 +90,13 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// A derived event's link to the event it derives from (D11).
   let upstream: _UpstreamLink?
+  /// Whether a value waiting for a destination is replaced by a newer one
+  /// (`_EventCore+Latest.swift`).
+  let coalesces: Bool
+  /// For an observable value's changes: the change from the old value of
+  /// the first to the new value of the second, which a coalescing core
+  /// delivers in place of both.
+  let mergeChanges: ((_ older: UnsafeRawPointer, _ newer: UnsafeRawPointer) -> Value)?
   /// Whether anything can still send here, and what ends when nothing can
   /// (`_EventCore+Ending.swift`); guarded as `latest` is.
   var ending = _Ending()
@@ -85,11 +104,14 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   init(
     owner: (any Actor)?, onFirstObserver: (() -> Void)?, onLastObserverGone: (() -> Void)?,
     replaysLatest: Bool = false, pairOffset: Int = 0, latest: Value? = nil,
-    upstream: _UpstreamLink? = nil
+    upstream: _UpstreamLink? = nil, coalesces: Bool = false,
+    mergeChanges: ((UnsafeRawPointer, UnsafeRawPointer) -> Value)? = nil
   ) {
     storage = Registry(guarding: _CoreState(), onRemoval: _CoreState.removed)
     self.latest = latest
     self.upstream = upstream
+    self.coalesces = coalesces
+    self.mergeChanges = mergeChanges
     ownerDestination = owner.map { _Destination.of($0) }
     self.onFirstObserver = onFirstObserver
     self.onLastObserverGone = onLastObserverGone
@@ -190,7 +212,11 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
       latest = sent
     }
     arrive(sent, &state, from: isolation, into: decided)
-    decided.pointee.replaced = replaced
+    if let replaced {
+      // With what a coalescing send superseded, if anything.
+      decided.pointee.replaced =
+        decided.pointee.replaced.map { _Released(replaced, $0) } ?? replaced
+    }
   }
 
   /// Runs `body` in a reading section of the storage (one that changes no
@@ -221,14 +247,22 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// Ends every subscription bound to `target`; returns how many there were.
   func unsubscribeAll(boundTo target: AnyObject, from isolation: (any Actor)?) -> Int {
-    change(from: isolation) { state, garbage in
+    let removed = change(from: isolation) { state, garbage in
       state.removeAll(heldBy: target, &garbage, replacingPayloadsWith: _Subscriber.ended)
     }
+    return removed + (latestOnlyIfMade?.unsubscribeAll(boundTo: target, from: isolation) ?? 0)
   }
 
-  /// Ends every subscription.
+  /// The core of the subscriptions that hear only the latest value, if
+  /// one lives.
+  var latestOnlyIfMade: _EventCore<Value>? {
+    withLatest { state, _ in state.latestOnly }.map { unsafeDowncast($0, to: _EventCore.self) }
+  }
+
+  /// Ends every subscription, those that hear only the latest value too.
   func unsubscribeAll(from isolation: (any Actor)?) {
     change(from: isolation) { state, garbage in _ = state.removeAll(&garbage) }
+    latestOnlyIfMade?.unsubscribeAll(from: isolation)
   }
 
   var hasObservers: Bool { !storage.isEmpty }

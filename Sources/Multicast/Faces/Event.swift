@@ -40,6 +40,8 @@ public struct Event<Value> {
   /// <doc:Concurrency>.
   ///
   /// - Parameters:
+  ///   - policy: Whether `handler` hears every value, or only the latest
+  ///     when values come faster than its isolation runs it.
   ///   - isolation: The caller's isolation, where `handler` runs; leave the
   ///     default.
   ///   - handler: What to do with each value.
@@ -48,9 +50,10 @@ public struct Event<Value> {
   /// - Complexity: Amortized O(1).
   @inlinable
   public func observe(
+    delivering policy: DeliveryPolicy = .everyValue,
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) -> EventSubscription {
-    core.subscribe(nil, from: isolation, .everyValue, handler: _TypedHandler(handler).erased)
+    core.subscribe(nil, from: isolation, policy.mode, handler: _TypedHandler(handler).erased)
   }
 
   /// Calls `handler` with `target` and every value sent, for as long as
@@ -62,6 +65,8 @@ public struct Event<Value> {
   /// - Parameters:
   ///   - target: The object that hears the event; held weakly, also while
   ///     values wait for it on its isolation.
+  ///   - policy: Whether `handler` hears every value, or only the latest
+  ///     when values come faster than its isolation runs it.
   ///   - isolation: The caller's isolation, where `handler` runs; leave the
   ///     default.
   ///   - handler: What to do with the target and each value.
@@ -71,10 +76,11 @@ public struct Event<Value> {
   @inlinable
   @discardableResult
   public func observe<Target: AnyObject>(
-    _ target: Target, isolation: isolated (any Actor)? = #isolation,
+    _ target: Target, delivering policy: DeliveryPolicy = .everyValue,
+    isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, Value) -> Void
   ) -> EventSubscription {
-    core.subscribe(target, from: isolation, .everyValue, handler: _BoundHandler(handler).erased)
+    core.subscribe(target, from: isolation, policy.mode, handler: _BoundHandler(handler).erased)
   }
 
   /// Calls `action` on `target` with every value sent, for as long as
@@ -173,6 +179,8 @@ extension Event {
   ///     held weakly, except by a delivery on its way to it: released while
   ///     it is busy, it may still hear, in order, values sent before, and
   ///     is released once they are delivered.
+  ///   - policy: Whether `handler` hears every value, or only the latest
+  ///     when values come faster than the actor runs it.
   ///   - handler: What to do with the actor and each value, on the actor.
   /// - Returns: A subscription that can end it early; discarding it changes
   ///   nothing.
@@ -180,13 +188,14 @@ extension Event {
   @inlinable
   @discardableResult
   public func observe<Target: Actor>(
-    actor target: isolated Target, _ handler: @escaping (isolated Target, Value) -> Void
+    actor target: isolated Target, delivering policy: DeliveryPolicy = .everyValue,
+    _ handler: @escaping (isolated Target, Value) -> Void
   ) -> EventSubscription {
     // The subscription is made on `target`'s isolation, so its handler runs
     // only there: calling it as a plain function, as `assumeIsolated` does,
     // is safe. (That method needs macOS 14.) The tests call such handlers
     // from many tasks, checking their isolation.
-    core.subscribe(target, from: target, .everyValue, handler: _IsolatedHandler(handler).erased)
+    core.subscribe(target, from: target, policy.mode, handler: _IsolatedHandler(handler).erased)
   }
 }
 

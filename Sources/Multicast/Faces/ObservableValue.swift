@@ -152,7 +152,14 @@ public final class ObservableValue<Value> {
     core = _EventCore(
       owner: nil, onFirstObserver: nil, onLastObserverGone: nil,
       pairOffset: MemoryLayout<(old: Value, new: Value)>.offset(of: \.new)!,
-      latest: (old: value, new: value))
+      latest: (old: value, new: value),
+      mergeChanges: { older, newer in
+        let changes = (old: Value, new: Value).self
+        return (
+          old: older.assumingMemoryBound(to: changes).pointee.old,
+          new: newer.assumingMemoryBound(to: changes).pointee.new
+        )
+      })
   }
 
   deinit {
@@ -172,6 +179,9 @@ public final class ObservableValue<Value> {
   /// long as you keep the returned subscription.
   ///
   /// - Parameters:
+  ///   - policy: Whether `handler` hears every change, or only the latest
+  ///     (from the value it last heard) when changes come faster than its
+  ///     isolation runs it.
   ///   - isolation: The caller's isolation, where `handler` runs; leave the
   ///     default.
   ///   - handler: What to do with each change.
@@ -179,10 +189,11 @@ public final class ObservableValue<Value> {
   /// - Complexity: Amortized O(1).
   @inlinable
   public func observe(
+    delivering policy: DeliveryPolicy = .everyValue,
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (_ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    core.subscribe(nil, from: isolation, .everyValue, handler: _PairedHandler(handler).erased)
+    core.subscribe(nil, from: isolation, policy.mode, handler: _PairedHandler(handler).erased)
   }
 
   /// Calls `handler` with `target` and the old and the new value at each
@@ -191,6 +202,9 @@ public final class ObservableValue<Value> {
   /// - Parameters:
   ///   - target: The object that observes; held weakly (one that observes
   ///     from its own `deinit` is not subscribed).
+  ///   - policy: Whether `handler` hears every change, or only the latest
+  ///     (from the value it last heard) when changes come faster than its
+  ///     isolation runs it.
   ///   - isolation: The caller's isolation, where `handler` runs; leave the
   ///     default.
   ///   - handler: What to do with the target and each change.
@@ -200,11 +214,12 @@ public final class ObservableValue<Value> {
   @inlinable
   @discardableResult
   public func observe<Target: AnyObject>(
-    _ target: Target, isolation: isolated (any Actor)? = #isolation,
+    _ target: Target, delivering policy: DeliveryPolicy = .everyValue,
+    isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
     core.subscribe(
-      target, from: isolation, .everyValue, handler: _BoundPairedHandler(handler).erased)
+      target, from: isolation, policy.mode, handler: _BoundPairedHandler(handler).erased)
   }
 
   /// Calls `handler` on `target`, an actor, with the old and the new value
@@ -217,18 +232,21 @@ public final class ObservableValue<Value> {
   ///   - target: The actor that observes, isolated to the caller; held
   ///     weakly, except by a delivery on its way to it, as with
   ///     ``Event/observe(actor:_:)``.
+  ///   - policy: Whether `handler` hears every change, or only the latest
+  ///     (from the value it last heard) when changes come faster than the
+  ///     actor runs it.
   ///   - handler: What to do with the actor and each change, on the actor.
   /// - Returns: A subscription that can end it early; discarding it changes
   ///   nothing.
   /// - Complexity: Amortized O(1).
   @discardableResult
   public func observe<Target: Actor>(
-    actor target: isolated Target,
+    actor target: isolated Target, delivering policy: DeliveryPolicy = .everyValue,
     _ handler: @escaping (isolated Target, _ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
     // As in `Event.observe(actor:_:)`: the handler runs only on `target`.
     core.subscribe(
-      target, from: target, .everyValue, handler: _IsolatedPairedHandler(handler).erased)
+      target, from: target, policy.mode, handler: _IsolatedPairedHandler(handler).erased)
   }
 
   /// Ends every subscription bound to `target`.

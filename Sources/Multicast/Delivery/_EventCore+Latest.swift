@@ -1,0 +1,53 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+extension _EventCore {
+  /// The core of the subscriptions to this event that hear only the
+  /// latest value: derived from this one, forwarding every value, and
+  /// coalescing where its values wait (README.md, section 4).
+  ///
+  /// Made on first use and shared while anything holds it: its
+  /// subscriptions do, through its connection upstream (D11).
+  func latestOnly() -> _EventCore<Value> {
+    if let made = withLatest({ state, _ in state.latestOnly }) {
+      return unsafeDowncast(made, to: _EventCore<Value>.self)
+    }
+    let made = derive({ value, connection in connection.send(Self.value(at: value)) }) { link in
+      _EventCore(
+        owner: nil, onFirstObserver: nil, onLastObserverGone: { link.update() },
+        replaysLatest: replaysLatest, pairOffset: pairOffset, upstream: link, coalesces: true,
+        mergeChanges: mergeChanges)
+    }
+    // Another thread's, if it was first; this one is released after unlocking.
+    let shared = withLatest { state, _ in
+      if let first = state.latestOnly { return first }
+      state.latestOnly = made
+      return made
+    }
+    return unsafeDowncast(shared, to: _EventCore<Value>.self)
+  }
+
+  /// Takes a newer value into `job`, if it is a send of this core's waiting
+  /// for its turn.
+  ///
+  /// The job then goes last, where the value's own job would (D4). An
+  /// observable value's change keeps the old value of the one it replaces.
+  ///
+  /// - Returns: Whether `job` took the value; the value it held goes to
+  ///   `released`, released after unlocking (D12).
+  @inline(never)
+  func supersede(
+    _ job: inout _DeliveryJob, with value: Value, end: UInt64, releasing released: inout AnyObject?
+  ) -> Bool {
+    guard job.source === self, case .send(let older, _) = job.kind else { return false }
+    if let mergeChanges {
+      var merged: Value? = nil
+      older.lend { older in withUnsafePointer(to: value) { merged = mergeChanges(older, $0) } }
+      job.kind = .send(_Value(value: merged.unsafelyUnwrapped), end: end)
+    } else {
+      job.kind = .send(_Value(value: value), end: end)
+    }
+    released = _Released(older, released)
+    return true
+  }
+}
