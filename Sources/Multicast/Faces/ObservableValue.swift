@@ -45,7 +45,7 @@
 /// `Observable`: a SwiftUI view that reads ``value`` in its `body` is
 /// updated when it changes, from any isolation. Before those, a read is not
 /// tracked: subscribe instead. See <doc:SwiftUIAndObservation>.
-public final class ObservableValue<Value> {
+public final class ObservableValue<Value>: ObservableValueProtocol {
   // The assignments and the subscriptions are inlinable, so that a client's
   // module specializes them for its value: run unspecialized, each would
   // look up the metadata of the `(old:new:)` tuple, several times a change.
@@ -161,89 +161,9 @@ public final class ObservableValue<Value> {
     core.close()
   }
 
-  /// The changes, as an event: for the ways to observe that an ``Event``
-  /// offers, such as its ``Event/values`` stream.
-  ///
-  /// A stream of the changes ends once the value is released, after every
-  /// change made before, even while this event is still held.
-  public var changes: Event<(old: Value, new: Value)> { Event(core: core) }
-
-  /// Calls `handler` with the old and the new value at each change, for as
-  /// long as you keep the returned subscription.
-  ///
-  /// - Parameters:
-  ///   - isolation: The caller's isolation, where `handler` runs; leave the
-  ///     default.
-  ///   - handler: What to do with each change.
-  /// - Returns: The subscription: releasing it or cancelling it ends it.
-  /// - Complexity: Amortized O(1).
+  /// What the observer API of ``ObservableValueProtocol`` works on.
   @inlinable
-  public func observe(
-    isolation: isolated (any Actor)? = #isolation,
-    _ handler: @escaping (_ old: Value, _ new: Value) -> Void
-  ) -> EventSubscription {
-    core.subscribe(nil, from: isolation, .everyValue, handler: _PairedHandler(handler).erased)
-  }
-
-  /// Calls `handler` with `target` and the old and the new value at each
-  /// change, for as long as `target` lives or until ``removeObservers(_:isolation:)``.
-  ///
-  /// - Parameters:
-  ///   - target: The object that observes; held weakly (one that observes
-  ///     from its own `deinit` is not subscribed).
-  ///   - isolation: The caller's isolation, where `handler` runs; leave the
-  ///     default.
-  ///   - handler: What to do with the target and each change.
-  /// - Returns: A subscription that can end it early; discarding it changes
-  ///   nothing.
-  /// - Complexity: Amortized O(1).
-  @inlinable
-  @discardableResult
-  public func observe<Target: AnyObject>(
-    _ target: Target, isolation: isolated (any Actor)? = #isolation,
-    _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
-  ) -> EventSubscription {
-    core.subscribe(
-      target, from: isolation, .everyValue, handler: _BoundPairedHandler(handler).erased)
-  }
-
-  /// Calls `handler` on `target`, an actor, with the old and the new value
-  /// at each change, for as long as `target` lives.
-  ///
-  /// Call it on the actor, which the value holds weakly and lends to
-  /// `handler` isolated, as ``Event/observe(actor:_:)`` does.
-  ///
-  /// - Parameters:
-  ///   - target: The actor that observes, isolated to the caller; held
-  ///     weakly, except by a delivery on its way to it, as with
-  ///     ``Event/observe(actor:_:)``.
-  ///   - handler: What to do with the actor and each change, on the actor.
-  /// - Returns: A subscription that can end it early; discarding it changes
-  ///   nothing.
-  /// - Complexity: Amortized O(1).
-  @discardableResult
-  public func observe<Target: Actor>(
-    actor target: isolated Target,
-    _ handler: @escaping (isolated Target, _ old: Value, _ new: Value) -> Void
-  ) -> EventSubscription {
-    // As in `Event.observe(actor:_:)`: the handler runs only on `target`.
-    core.subscribe(
-      target, from: target, .everyValue, handler: _IsolatedPairedHandler(handler).erased)
-  }
-
-  /// Ends every subscription bound to `target`.
-  ///
-  /// - Parameters:
-  ///   - target: The object whose subscriptions end.
-  ///   - isolation: The caller's isolation; leave the default.
-  /// - Returns: How many subscriptions ended.
-  /// - Complexity: O(n), where n is the number of subscriptions.
-  @discardableResult
-  public func removeObservers(
-    _ target: AnyObject, isolation: isolated (any Actor)? = #isolation
-  ) -> Int {
-    changes.removeObservers(target, isolation: isolation)
-  }
+  public var _observed: _ObservedValue<Value> { _ObservedValue(core: core) }
 }
 
 extension ObservableValue: @unchecked Sendable where Value: Sendable {

@@ -1,0 +1,355 @@
+// Copyright (c) 2026 the swift-multicast authors.
+// Licensed under the Apache License, Version 2.0; see LICENSE.
+
+#if canImport(Observation)
+import Observation
+#endif
+import Testing
+
+@testable import Multicast
+
+/// A plain class that shows whether a player is audible, from its volume
+/// and whether it is muted.
+final class AudibilityLabel {
+  let isAudible: DerivedValue<Bool>
+  private(set) var heard: [String] = []
+  private var subscriptions: [EventSubscription] = []
+
+  init(volume: ObservableValue<Double>, isMuted: ObservableValue<Bool>) {
+    isAudible = volume.combined(with: isMuted) { volume, isMuted in volume > 0 && !isMuted }
+    isAudible.observeValue(self) { label, isAudible in label.heard.append("now \(isAudible)") }
+    isAudible.observe(self, removingDuplicates: true) { label, old, new in
+      label.heard.append("\(old) -> \(new)")
+    }
+    subscriptions.append(isAudible.observeOnce { [unowned self] _, new in heard.append("first \(new)") })
+  }
+}
+
+/// The same, on the main actor, as a view model.
+@MainActor
+final class AudibilityViewModel {
+  let isAudible: DerivedValue<Bool>
+  private(set) var heard: [String] = []
+
+  init(volume: ObservableValue<Double>, isMuted: ObservableValue<Bool>) {
+    isAudible = volume.combined(with: isMuted) { volume, isMuted in volume > 0 && !isMuted }
+    isAudible.observeValue(self) { model, isAudible in
+      MainActor.assertIsolated()
+      model.heard.append("now \(isAudible)")
+    }
+    isAudible.observe(self, removingDuplicates: true) { model, old, new in
+      model.heard.append("\(old) -> \(new)")
+    }
+  }
+}
+
+/// The same, in an actor.
+actor AudibilityMonitor {
+  private(set) var heard: [String] = []
+  private var subscriptions: [EventSubscription] = []
+
+  func follow(volume: ObservableValue<Double>, isMuted: ObservableValue<Bool>) {
+    let isAudible = volume.combined(with: isMuted) { volume, isMuted in volume > 0 && !isMuted }
+    subscriptions.append(
+      isAudible.observeValue {
+        self.assertIsolated()
+        self.heard.append("now \($0)")
+      })
+    subscriptions.append(
+      isAudible.observe(removingDuplicates: true) { old, new in
+        self.heard.append("\(old) -> \(new)")
+      })
+  }
+
+  /// Ends the subscriptions, which hold the monitor.
+  func stop() { subscriptions = [] }
+}
+
+@Suite("Derived values: map and combined values")
+struct DerivedValueTests {
+  @Test("A mapped value reads from its source while not observed, at each read")
+  func readsWhileNotObserved() {
+    let volume = ObservableValue(0.5)
+    let reads = Locked(0)
+    let percent = volume.map { volume in
+      reads.withLock { $0 += 1 }
+      return Int(volume * 100)
+    }
+    #expect(percent.value == 50)
+    volume.value = 0.7
+    #expect(percent.value == 70)
+    #expect(reads.withLock { $0 } == 2)
+    #expect(!volume.changes.hasObservers, "not observed: not subscribed to its source")
+  }
+
+  @Test("Observed, a mapped value hears each change with the value it had before, once per change")
+  func observedChanges() {
+    let volume = ObservableValue(0.5)
+    let runs = Locked(0)
+    let percent = volume.map { volume in
+      runs.withLock { $0 += 1 }
+      return Int(volume * 100)
+    }
+    var heard: [String] = []
+    let first = percent.observe { heard.append("a \($0) -> \($1)") }
+    let second = percent.observe { heard.append("b \($0) -> \($1)") }
+    #expect(volume.changes.hasObservers, "observed: subscribed to its source")
+    runs.withLock { $0 = 0 }
+    volume.value = 0.7
+    volume.value = 0.7
+    #expect(heard == ["a 50 -> 70", "b 50 -> 70", "a 70 -> 70", "b 70 -> 70"])
+    #expect(runs.withLock { $0 } == 2, "the transform runs once per change, not per observer")
+    #expect(percent.value == 70)
+    #expect(runs.withLock { $0 } == 2, "observed, a read returns what was last delivered")
+    first.cancel()
+    #expect(volume.changes.hasObservers)
+    second.cancel()
+    #expect(!volume.changes.hasObservers, "its last subscription gone, it unsubscribes")
+    volume.value = 0.1
+    #expect(percent.value == 10)
+  }
+
+  @Test("observeValue starts from the current value, also after the source changed unobserved")
+  func observeValue() {
+    let volume = ObservableValue(0.5)
+    let percent = volume.map { Int($0 * 100) }
+    var heard: [Int] = []
+    var shown = percent.observeValue { heard.append($0) }
+    volume.value = 0.25
+    shown.cancel()
+    volume.value = 0.75
+    shown = percent.observeValue { heard.append($0) }
+    volume.value = 1
+    #expect(heard == [50, 25, 75, 100])
+    _ = shown
+  }
+
+  @Test("observeOnce hears the next change only, and removingDuplicates leaves out equal values")
+  func onceAndDuplicates() {
+    let volume = ObservableValue(0.5)
+    let isAudible = volume.map { $0 > 0 }
+    var once: [String] = []
+    var distinct: [String] = []
+    let first = isAudible.observeOnce { once.append("\($0) -> \($1)") }
+    let changes = isAudible.observe(removingDuplicates: true) { distinct.append("\($0) -> \($1)") }
+    volume.value = 0.6
+    volume.value = 0
+    volume.value = 0
+    volume.value = 0.1
+    #expect(once == ["true -> true"])
+    #expect(distinct == ["true -> false", "false -> true"])
+    _ = (first, changes)
+  }
+
+  @Test("changes is an event: a derived value's change stream subscribes upstream while observed")
+  func changesEvent() {
+    let volume = ObservableValue(1)
+    let doubled = volume.map { $0 * 2 }
+    var heard: [Int] = []
+    let subscription = doubled.changes.map { $0.new - $0.old }.observe { heard.append($0) }
+    #expect(volume.changes.hasObservers)
+    volume.value = 3
+    volume.value = 4
+    #expect(heard == [4, 2])
+    subscription.cancel()
+    #expect(!volume.changes.hasObservers)
+  }
+
+  @Test("A value derived from a derived value follows the chain, and subscribes only while observed")
+  func chained() {
+    let volume = ObservableValue(0.5)
+    let isMuted = ObservableValue(false)
+    let label = volume.map { Int($0 * 100) }.combined(with: isMuted) { percent, isMuted in
+      isMuted ? "muted" : "\(percent)%"
+    }
+    #expect(label.value == "50%")
+    var heard: [String] = []
+    let shown = label.observeValue { heard.append($0) }
+    volume.value = 0.7
+    isMuted.value = true
+    #expect(heard == ["50%", "70%", "muted"])
+    #expect(label.value == "muted")
+    shown.cancel()
+    #expect(!volume.changes.hasObservers && !isMuted.changes.hasObservers)
+    isMuted.value = false
+    #expect(label.value == "70%")
+  }
+
+  @Test("Three values combined")
+  func threeCombined() {
+    let a = ObservableValue(1)
+    let b = ObservableValue(2)
+    let c = ObservableValue("x")
+    let sum = a.combined(with: b, c) { a, b, c in "\(c)\(a + b)" }
+    var heard: [String] = []
+    let subscription = sum.observe { heard.append("\($0) -> \($1)") }
+    b.value = 5
+    c.value = "y"
+    #expect(heard == ["x3 -> x6", "x6 -> y6"])
+    _ = subscription
+  }
+
+  @Test("A derived value kept only by a target's subscription lives as long as the target")
+  func keptBySubscription() {
+    final class Target {}
+    let volume = ObservableValue(1)
+    var target: Target? = Target()
+    var heard: [Int] = []
+    weak var derived: DerivedValue<Int>?
+    do {
+      let made = volume.map { $0 + 1 }
+      derived = made
+      made.observe(target!) { _, _, new in heard.append(new) }
+    }
+    volume.value = 2
+    #expect(heard == [3])
+    target = nil
+    volume.value = 3
+    #expect(heard == [3])
+    volume.value = 4
+    #expect(!volume.changes.hasObservers, "the dead target's subscription ended")
+    _ = derived
+  }
+
+  @Test("In a plain class: current value, changes without duplicates, once")
+  func plainClass() {
+    let volume = ObservableValue(0.5)
+    let isMuted = ObservableValue(false)
+    let label = AudibilityLabel(volume: volume, isMuted: isMuted)
+    isMuted.value = true
+    volume.value = 0
+    isMuted.value = false
+    volume.value = 0.3
+    #expect(
+      label.heard == [
+        "now true", "now false", "true -> false", "first false", "now false", "now false",
+        "now true", "false -> true",
+      ])
+    #expect(label.isAudible.value)
+  }
+
+  @Test("In main-actor code: handlers run on the main actor before the assignment returns")
+  @MainActor
+  func mainActor() {
+    let volume = ObservableValue(0.5)
+    let isMuted = ObservableValue(false)
+    let model = AudibilityViewModel(volume: volume, isMuted: isMuted)
+    isMuted.value = true
+    isMuted.value = true
+    volume.value = 0
+    isMuted.value = false
+    volume.value = 1
+    #expect(
+      model.heard == [
+        "now true", "now false", "true -> false", "now false", "now false", "now false",
+        "now true", "false -> true",
+      ])
+  }
+
+  @Test("In an actor: handlers run on the actor, in order, whoever assigns")
+  func inAnActor() async {
+    let volume = ObservableValue(0.5)
+    let isMuted = ObservableValue(false)
+    let monitor = AudibilityMonitor()
+    await monitor.follow(volume: volume, isMuted: isMuted)
+    isMuted.value = true
+    volume.value = 0
+    isMuted.value = false
+    volume.value = 1
+    let expected = [
+      "now true", "now false", "true -> false", "now false", "now false", "now true",
+      "false -> true",
+    ]
+    for _ in 0..<10_000 {
+      if await monitor.heard.count >= expected.count { break }
+      await Task.yield()
+    }
+    #expect(await monitor.heard == expected)
+    await monitor.stop()
+  }
+
+  #if canImport(Observation)
+  @Test("Observation tracks a derived value's reads, observed or not")
+  func observation() {
+    let volume = ObservableValue(0.5)
+    let percent = volume.map { Int($0 * 100) }
+    let untracked = Locked(0)
+    _ = withObservationTracking { percent.value } onChange: { untracked.withLock { $0 += 1 } }
+    volume.value = 0.6
+    #expect(untracked.withLock { $0 } == 1, "not observed: the source's change tells the reader")
+
+    let subscription = percent.observe { _, _ in }
+    let tracked = Locked<[Int]>([])
+    _ = withObservationTracking { percent.value } onChange: {
+      tracked.withLock { $0.append(percent.value) }
+    }
+    volume.value = 0.7
+    #expect(tracked.withLock { $0 } == [70], "observed: told once the new value is stored")
+
+    let afterEnd = Locked(0)
+    _ = withObservationTracking { percent.value } onChange: { afterEnd.withLock { $0 += 1 } }
+    subscription.cancel()
+    #expect(afterEnd.withLock { $0 } == 1, "no longer observed: a reader is told to read again")
+  }
+  #endif
+}
+
+@Suite("Events: removing duplicates")
+struct EventRemoveDuplicatesTests {
+  @Test("removeDuplicates sends a value only when it differs from the one sent before")
+  func removesDuplicates() {
+    let sender = EventSender<Int>()
+    var heard: [Int] = []
+    let subscription = sender.event.removeDuplicates().observe { heard.append($0) }
+    for value in [1, 1, 2, 2, 2, 1, 3, 3] { sender.send(value) }
+    #expect(heard == [1, 2, 1, 3])
+    subscription.cancel()
+    #expect(!sender.event.hasObservers, "subscribed upstream only while observed")
+  }
+
+  @Test("A new connection starts anew: its first value is sent")
+  func startsAnew() {
+    let sender = EventSender<Int>()
+    let distinct = sender.event.removeDuplicates()
+    var heard: [Int] = []
+    var subscription = distinct.observe { heard.append($0) }
+    sender.send(1)
+    subscription.cancel()
+    subscription = distinct.observe { heard.append($0) }
+    sender.send(1)
+    sender.send(1)
+    #expect(heard == [1, 1])
+    _ = subscription
+  }
+
+  @Test("From main-actor code and from an actor, each subscription hears on its isolation")
+  @MainActor
+  func isolations() async {
+    actor Listener {
+      var heard: [Int] = []
+      var subscription: EventSubscription?
+      func follow(_ event: Event<Int>) {
+        subscription = event.observe { self.heard.append($0) }
+      }
+      func stop() { subscription = nil }
+    }
+    let sender = EventSender<Int>()
+    let distinct = sender.event.removeDuplicates()
+    var heard: [Int] = []
+    let subscription = distinct.observe {
+      MainActor.assertIsolated()
+      heard.append($0)
+    }
+    let listener = Listener()
+    await listener.follow(distinct)
+    for value in [1, 1, 2, 2] { sender.send(value) }
+    #expect(heard == [1, 2])
+    for _ in 0..<10_000 {
+      if await listener.heard.count >= 2 { break }
+      await Task.yield()
+    }
+    #expect(await listener.heard == [1, 2])
+    await listener.stop()
+    _ = subscription
+  }
+}
