@@ -268,6 +268,65 @@ struct DerivedValueTests {
     await monitor.stop()
   }
 
+  @Test("An observer that assigns a source hears the change it made after the one in progress")
+  func reentrantAssignment() {
+    let volume = ObservableValue(1)
+    let doubled = volume.map { $0 * 2 }
+    var heard: [String] = []
+    let first = doubled.observe { old, new in
+      heard.append("first \(old) -> \(new)")
+      if new == 4 { volume.value = 3 }
+    }
+    let second = doubled.observe { old, new in heard.append("second \(old) -> \(new)") }
+    volume.value = 2
+    #expect(
+      heard == [
+        "first 2 -> 4", "second 2 -> 4", "first 4 -> 6", "second 4 -> 6",
+      ])
+    #expect(doubled.value == 6)
+    _ = (first, second)
+  }
+
+  @Test("A derived value's changes stream to another task, and end when its source is released")
+  func changesStream() async {
+    var volume: ObservableValue<Int>? = ObservableValue(1)
+    let changes = volume!.map { $0 * 10 }.changes.values
+    let heard = Task {
+      var heard: [String] = []
+      for await change in changes { heard.append("\(change.old) -> \(change.new)") }
+      return heard
+    }
+    volume!.value = 2
+    volume!.value = 3
+    volume = nil
+    #expect(await heard.value == ["10 -> 20", "20 -> 30"])
+  }
+
+  @Test("A derived value's subscriptions keep its core, not the value; the last one gone releases it")
+  func lifetime() {
+    let volume = ObservableValue(1)
+    weak var derived: DerivedValue<Int>?
+    weak var core: AnyObject?
+    var heard: [Int] = []
+    var subscription: EventSubscription?
+    do {
+      let made = volume.map { $0 + 1 }.combined(with: volume) { $0 + $1 }
+      (derived, core) = (made, made.core)
+      #expect(made.value == 3)
+      subscription = made.observe { heard.append($1) }
+    }
+    #expect(derived == nil)
+    volume.value = 2
+    // One assignment reaches it through both sources: two changes, the
+    // first made of the new value and the old one, as with Combine.
+    #expect(heard == [4, 5])
+    #expect(core != nil)
+    subscription = nil
+    #expect(!volume.changes.hasObservers, "the subscriptions upstream ended with the last one")
+    #expect(core == nil)
+    _ = subscription
+  }
+
   #if canImport(Observation)
   @Test("Observation tracks a derived value's reads, observed or not")
   func observation() {

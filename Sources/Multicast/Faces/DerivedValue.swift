@@ -59,6 +59,11 @@
 /// on the main actor, with nothing else under way, reaches the derived
 /// value's main-actor observers before it returns.
 ///
+/// A value combined with another derived from the same source hears one
+/// assignment of that source twice, once through each, as Combine's
+/// `combineLatest` does: its first change is made of one new value and one
+/// old one.
+///
 /// When sources of a combined value change on different threads at once,
 /// each change of the derived value is made from source values that were
 /// current together, every source's change is in one of them, and changes
