@@ -190,7 +190,9 @@ struct DerivedValueStressTests {
     #expect(!a.changes.hasObservers && !b.changes.hasObservers)
   }
 
-  @Test("A mapped counter: every subscription hears each count once, in order, none lost after observe returned")
+  @Test(
+    "A mapped counter: every subscription hears each count once, in order, none lost after observe returned"
+  )
   func mappedUnderThreads() async {
     let a = ObservableValue(0)
     let b = ObservableValue(0)  // never changes: the history's second count

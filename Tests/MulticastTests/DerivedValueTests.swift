@@ -1,12 +1,13 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-#if canImport(Observation)
-import Observation
-#endif
 import Testing
 
 @testable import Multicast
+
+#if canImport(Observation)
+import Observation
+#endif
 
 /// A plain class that shows whether a player is audible, from its volume
 /// and whether it is muted.
@@ -21,7 +22,8 @@ final class AudibilityLabel {
     isAudible.observe(self, removingDuplicates: true) { label, old, new in
       label.heard.append("\(old) -> \(new)")
     }
-    subscriptions.append(isAudible.observeOnce { [unowned self] _, new in heard.append("first \(new)") })
+    subscriptions.append(
+      isAudible.observeOnce { [unowned self] _, new in heard.append("first \(new)") })
   }
 }
 
@@ -155,7 +157,8 @@ struct DerivedValueTests {
     #expect(!volume.changes.hasObservers)
   }
 
-  @Test("A value derived from a derived value follows the chain, and subscribes only while observed")
+  @Test(
+    "A value derived from a derived value follows the chain, and subscribes only while observed")
   func chained() {
     let volume = ObservableValue(0.5)
     let isMuted = ObservableValue(false)
@@ -302,7 +305,8 @@ struct DerivedValueTests {
     #expect(await heard.value == ["10 -> 20", "20 -> 30"])
   }
 
-  @Test("A derived value's subscriptions keep its core, not the value; the last one gone releases it")
+  @Test(
+    "A derived value's subscriptions keep its core, not the value; the last one gone releases it")
   func lifetime() {
     let volume = ObservableValue(1)
     weak var derived: DerivedValue<Int>?
@@ -333,20 +337,30 @@ struct DerivedValueTests {
     let volume = ObservableValue(0.5)
     let percent = volume.map { Int($0 * 100) }
     let untracked = Locked(0)
-    _ = withObservationTracking { percent.value } onChange: { untracked.withLock { $0 += 1 } }
+    _ = withObservationTracking {
+      percent.value
+    } onChange: {
+      untracked.withLock { $0 += 1 }
+    }
     volume.value = 0.6
     #expect(untracked.withLock { $0 } == 1, "not observed: the source's change tells the reader")
 
     let subscription = percent.observe { _, _ in }
     let tracked = Locked<[Int]>([])
-    _ = withObservationTracking { percent.value } onChange: {
+    _ = withObservationTracking {
+      percent.value
+    } onChange: {
       tracked.withLock { $0.append(percent.value) }
     }
     volume.value = 0.7
     #expect(tracked.withLock { $0 } == [70], "observed: told once the new value is stored")
 
     let afterEnd = Locked(0)
-    _ = withObservationTracking { percent.value } onChange: { afterEnd.withLock { $0 += 1 } }
+    _ = withObservationTracking {
+      percent.value
+    } onChange: {
+      afterEnd.withLock { $0 += 1 }
+    }
     subscription.cancel()
     #expect(afterEnd.withLock { $0 } == 1, "no longer observed: a reader is told to read again")
   }

@@ -55,6 +55,7 @@ extension ObservableValueProtocol {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    _observed.subscribe(target, from: isolation, .once, handler: _BoundPairedHandler(handler).erased)
+    _observed.subscribe(
+      target, from: isolation, .once, handler: _BoundPairedHandler(handler).erased)
   }
 }
