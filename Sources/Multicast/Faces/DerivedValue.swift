@@ -14,11 +14,11 @@
 ///   volume > 0 && !isMuted
 /// }
 /// print(isAudible.value)  // true
-/// let shown = isAudible.observeValue { print("audible:", $0) }  // audible: true
-/// isMuted.value = true  // audible: false
-/// volume.value = 0  // audible: false
 /// let changes = isAudible.observe(removingDuplicates: true) { print($0, "->", $1) }
+/// isMuted.value = true  // true -> false
+/// volume.value = 0  // nothing: still not audible
 /// isMuted.value = false  // nothing: still not audible
+/// volume.value = 0.3  // false -> true
 /// ```
 ///
 /// It offers every way to observe that an ``ObservableValue`` does
