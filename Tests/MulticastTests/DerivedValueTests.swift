@@ -331,6 +331,43 @@ struct DerivedValueTests {
     _ = subscription
   }
 
+  @Test("Generic code over ObservableValueProtocol takes an observable and a derived value alike")
+  func genericOverTheProtocol() {
+    func shown(_ value: some ObservableValueProtocol<Int>, into heard: Locked<[Int]>)
+      -> EventSubscription
+    {
+      value.observeValue { new in heard.withLock { $0.append(new) } }
+    }
+    let count = ObservableValue(1)
+    let heard = Locked<[Int]>([])
+    let subscriptions = [shown(count, into: heard), shown(count.map { $0 * 10 }, into: heard)]
+    count.value = 2
+    #expect(heard.withLock { $0 } == [1, 10, 2, 20])
+    _ = subscriptions
+  }
+
+  @Test("The actor form: an actor lent isolated hears each change of a derived value")
+  func actorForm() async {
+    actor Meter {
+      var heard: [String] = []
+      func follow(_ level: DerivedValue<Int>) {
+        level.observe(actor: self) { meter, old, new in meter.heard.append("\(old) -> \(new)") }
+      }
+    }
+    let volume = ObservableValue(0.5)
+    let level = volume.map { Int($0 * 10) }
+    let meter = Meter()
+    await meter.follow(level)
+    volume.value = 0.8
+    volume.value = 0.2
+    for _ in 0..<10_000 {
+      if await meter.heard.count >= 2 { break }
+      await Task.yield()
+    }
+    #expect(await meter.heard == ["5 -> 8", "8 -> 2"])
+    #expect(volume.changes.hasObservers, "the actor lives: its subscription lasts")
+  }
+
   #if canImport(Observation)
   @Test("Observation tracks a derived value's reads, observed or not")
   func observation() {
