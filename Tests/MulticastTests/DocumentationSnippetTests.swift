@@ -624,6 +624,22 @@ struct DocumentationSnippetTests {
     #expect(output == ["false -> true", "true -> false"])
   }
 
+  @Test("Choosing a face: a value made from values")
+  func derivedValue() {
+    let output = printed {
+      let volume = ObservableValue(0.5)
+      let isMuted = ObservableValue(false)
+      let isAudible = volume.combined(with: isMuted) { volume, isMuted in
+        volume > 0 && !isMuted
+      }
+      let shown = isAudible.observeValue { print("audible:", $0) }  // audible: true
+      isMuted.value = true  // audible: false
+      shown.cancel()
+      print(isAudible.value)  // false
+    }
+    #expect(output == ["audible: true", "audible: false", "false"])
+  }
+
   @Test("Migrating from NotificationCenter")
   func fromNotificationCenter() {
     let output = printed {

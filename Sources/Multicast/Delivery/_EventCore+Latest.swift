@@ -50,4 +50,17 @@ extension _EventCore {
     released = _Released(older, released)
     return true
   }
+
+  /// For a core of changes (an observable or derived value's): the change
+  /// from the first's old value to the second's new one, which a coalescing
+  /// core delivers in place of both.
+  @usableFromInline
+  static func mergingChanges<Element>(
+    _ older: UnsafeRawPointer, _ newer: UnsafeRawPointer
+  ) -> Value where Value == (old: Element, new: Element) {
+    (
+      old: older.assumingMemoryBound(to: Value.self).pointee.old,
+      new: newer.assumingMemoryBound(to: Value.self).pointee.new
+    )
+  }
 }

@@ -38,12 +38,21 @@ final class _ValueObservation: @unchecked Sendable {
   /// has none.
   @usableFromInline
   static func make<Value>(for _: Value.Type) -> _ValueObservation? {
+    make(keyPath: \ObservableValue<Value>.value)
+  }
+
+  /// The observation of a new derived value of `Value`: `nil` where the
+  /// platform has none.
+  static func make<Value>(forDerived _: Value.Type) -> _ValueObservation? {
+    make(keyPath: \DerivedValue<Value>.value)
+  }
+
+  private static func make(keyPath: @autoclosure () -> AnyKeyPath) -> _ValueObservation? {
     #if canImport(Observation)
     if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
       let registrar = UnsafeMutablePointer<ObservationRegistrar>.allocate(capacity: 1)
       registrar.initialize(to: ObservationRegistrar())
-      return _ValueObservation(
-        registrar: UnsafeMutableRawPointer(registrar), keyPath: \ObservableValue<Value>.value)
+      return _ValueObservation(registrar: UnsafeMutableRawPointer(registrar), keyPath: keyPath())
     }
     #endif
     return nil
@@ -85,6 +94,23 @@ final class _ValueObservation: @unchecked Sendable {
 
   /// Tells the registrar of `event` on `subject.value`, where the platform
   /// has Observation.
+  func tell<Value>(_ event: Event, _ subject: DerivedValue<Value>) {
+    #if canImport(Observation)
+    if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
+      let registrar = registrar.assumingMemoryBound(to: ObservationRegistrar.self)
+      // `make(forDerived:)` made it for this `Value`.
+      let keyPath = unsafeDowncast(keyPath, to: KeyPath<DerivedValue<Value>, Value>.self)
+      switch event {
+      case .access: registrar.pointee.access(subject, keyPath: keyPath)
+      case .willSet: registrar.pointee.willSet(subject, keyPath: keyPath)
+      case .didSet: registrar.pointee.didSet(subject, keyPath: keyPath)
+      }
+    }
+    #endif
+  }
+
+  /// Tells the registrar of `event` on `subject.value`, where the platform
+  /// has Observation.
   @inlinable
   func tell<Value>(_ event: Event, _ subject: ObservableValue<Value>) {
     #if canImport(Observation)
@@ -113,4 +139,13 @@ final class _ValueObservation: @unchecked Sendable {
 /// a read. See <doc:SwiftUIAndObservation>.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension ObservableValue: Observable {}
+
+/// A derived value takes part in Observation, on macOS 14, iOS 17, tvOS 17,
+/// watchOS 10, visionOS 1 and later, and on Linux.
+///
+/// A read of its ``DerivedValue/value`` is tracked: while the value is
+/// observed, its changes tell the readers; while it is not, the read reads
+/// its sources, whose changes do. See <doc:SwiftUIAndObservation>.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension DerivedValue: Observable {}
 #endif

@@ -45,7 +45,7 @@
 /// `Observable`: a SwiftUI view that reads ``value`` in its `body` is
 /// updated when it changes, from any isolation. Before those, a read is not
 /// tracked: subscribe instead. See <doc:SwiftUIAndObservation>.
-public final class ObservableValue<Value> {
+public final class ObservableValue<Value>: ObservableValueProtocol {
   // The assignments and the subscriptions are inlinable, so that a client's
   // module specializes them for its value: run unspecialized, each would
   // look up the metadata of the `(old:new:)` tuple, several times a change.
@@ -153,13 +153,7 @@ public final class ObservableValue<Value> {
       owner: nil, onFirstObserver: nil, onLastObserverGone: nil,
       pairOffset: MemoryLayout<(old: Value, new: Value)>.offset(of: \.new)!,
       latest: (old: value, new: value),
-      mergeChanges: { older, newer in
-        let changes = (old: Value, new: Value).self
-        return (
-          old: older.assumingMemoryBound(to: changes).pointee.old,
-          new: newer.assumingMemoryBound(to: changes).pointee.new
-        )
-      })
+      mergeChanges: _EventCore.mergingChanges)
   }
 
   deinit {
@@ -168,100 +162,9 @@ public final class ObservableValue<Value> {
     core.close()
   }
 
-  /// The changes, as an event: for the ways to observe that an ``Event``
-  /// offers, such as its ``Event/values`` stream.
-  ///
-  /// A stream of the changes ends once the value is released, after every
-  /// change made before, even while this event is still held.
-  public var changes: Event<(old: Value, new: Value)> { Event(core: core) }
-
-  /// Calls `handler` with the old and the new value at each change, for as
-  /// long as you keep the returned subscription.
-  ///
-  /// - Parameters:
-  ///   - policy: Whether `handler` hears every change, or only the latest
-  ///     (from the value it last heard) when changes come faster than its
-  ///     isolation runs it.
-  ///   - isolation: The caller's isolation, where `handler` runs; leave the
-  ///     default.
-  ///   - handler: What to do with each change.
-  /// - Returns: The subscription: releasing it or cancelling it ends it.
-  /// - Complexity: Amortized O(1).
+  /// What the observer API of ``ObservableValueProtocol`` works on.
   @inlinable
-  public func observe(
-    delivering policy: DeliveryPolicy = .everyValue,
-    isolation: isolated (any Actor)? = #isolation,
-    _ handler: @escaping (_ old: Value, _ new: Value) -> Void
-  ) -> EventSubscription {
-    core.subscribe(nil, from: isolation, policy.mode, handler: _PairedHandler(handler).erased)
-  }
-
-  /// Calls `handler` with `target` and the old and the new value at each
-  /// change, for as long as `target` lives or until ``removeObservers(_:isolation:)``.
-  ///
-  /// - Parameters:
-  ///   - target: The object that observes; held weakly (one that observes
-  ///     from its own `deinit` is not subscribed).
-  ///   - policy: Whether `handler` hears every change, or only the latest
-  ///     (from the value it last heard) when changes come faster than its
-  ///     isolation runs it.
-  ///   - isolation: The caller's isolation, where `handler` runs; leave the
-  ///     default.
-  ///   - handler: What to do with the target and each change.
-  /// - Returns: A subscription that can end it early; discarding it changes
-  ///   nothing.
-  /// - Complexity: Amortized O(1).
-  @inlinable
-  @discardableResult
-  public func observe<Target: AnyObject>(
-    _ target: Target, delivering policy: DeliveryPolicy = .everyValue,
-    isolation: isolated (any Actor)? = #isolation,
-    _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
-  ) -> EventSubscription {
-    core.subscribe(
-      target, from: isolation, policy.mode, handler: _BoundPairedHandler(handler).erased)
-  }
-
-  /// Calls `handler` on `target`, an actor, with the old and the new value
-  /// at each change, for as long as `target` lives.
-  ///
-  /// Call it on the actor, which the value holds weakly and lends to
-  /// `handler` isolated, as ``Event/observe(actor:_:)`` does.
-  ///
-  /// - Parameters:
-  ///   - target: The actor that observes, isolated to the caller; held
-  ///     weakly, except by a delivery on its way to it, as with
-  ///     ``Event/observe(actor:_:)``.
-  ///   - policy: Whether `handler` hears every change, or only the latest
-  ///     (from the value it last heard) when changes come faster than the
-  ///     actor runs it.
-  ///   - handler: What to do with the actor and each change, on the actor.
-  /// - Returns: A subscription that can end it early; discarding it changes
-  ///   nothing.
-  /// - Complexity: Amortized O(1).
-  @discardableResult
-  public func observe<Target: Actor>(
-    actor target: isolated Target, delivering policy: DeliveryPolicy = .everyValue,
-    _ handler: @escaping (isolated Target, _ old: Value, _ new: Value) -> Void
-  ) -> EventSubscription {
-    // As in `Event.observe(actor:_:)`: the handler runs only on `target`.
-    core.subscribe(
-      target, from: target, policy.mode, handler: _IsolatedPairedHandler(handler).erased)
-  }
-
-  /// Ends every subscription bound to `target`.
-  ///
-  /// - Parameters:
-  ///   - target: The object whose subscriptions end.
-  ///   - isolation: The caller's isolation; leave the default.
-  /// - Returns: How many subscriptions ended.
-  /// - Complexity: O(n), where n is the number of subscriptions.
-  @discardableResult
-  public func removeObservers(
-    _ target: AnyObject, isolation: isolated (any Actor)? = #isolation
-  ) -> Int {
-    changes.removeObservers(target, isolation: isolation)
-  }
+  public var _observed: _ObservedValue<Value> { _ObservedValue(core: core) }
 }
 
 extension ObservableValue: @unchecked Sendable where Value: Sendable {

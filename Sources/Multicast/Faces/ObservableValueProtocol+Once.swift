@@ -1,7 +1,7 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-extension ObservableValue {
+extension ObservableValueProtocol {
   /// Calls `handler` with the old and the new value at the next change,
   /// once, then ends the subscription.
   ///
@@ -21,7 +21,7 @@ extension ObservableValue {
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (_ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    core.subscribe(nil, from: isolation, .once, handler: _PairedHandler(handler).erased)
+    _observed.subscribe(nil, from: isolation, .once, handler: _PairedHandler(handler).erased)
   }
 
   /// Calls `handler` with `target` and the old and the new value at the next
@@ -55,6 +55,7 @@ extension ObservableValue {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    core.subscribe(target, from: isolation, .once, handler: _BoundPairedHandler(handler).erased)
+    _observed.subscribe(
+      target, from: isolation, .once, handler: _BoundPairedHandler(handler).erased)
   }
 }

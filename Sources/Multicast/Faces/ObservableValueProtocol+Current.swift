@@ -1,7 +1,7 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-extension ObservableValue {
+extension ObservableValueProtocol {
   /// Calls `handler` with the current value, then with each new value, for
   /// as long as you keep the returned subscription.
   ///
@@ -28,7 +28,7 @@ extension ObservableValue {
   public func observeValue(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) -> EventSubscription {
-    core.subscribe(
+    _observed.subscribe(
       nil, from: isolation, .startingWithLatest,
       handler: _PairedHandler { _, new in handler(new) }.erased)
   }
@@ -54,7 +54,7 @@ extension ObservableValue {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, Value) -> Void
   ) -> EventSubscription {
-    core.subscribe(
+    _observed.subscribe(
       target, from: isolation, .startingWithLatest,
       handler: _BoundPairedHandler { target, _, new in handler(target, new) }.erased)
   }

@@ -1,7 +1,7 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-extension ObservableValue where Value: Equatable {
+extension ObservableValueProtocol where Value: Equatable {
   /// Calls `handler` with the old and the new value at each change, leaving
   /// out, when `removingDuplicates` is `true`, an assignment of a value equal
   /// to the one it replaces, as Combine's `removeDuplicates()` does.
