@@ -1,4 +1,4 @@
-// error: instance method 'observe(_:isolation:_:)' requires that 'Bool' be a class type
+// error: instance method 'observe(_:delivering:isolation:_:)' requires that 'Bool' be a class type
 import Multicast
 
 final class Settings {

@@ -26,7 +26,7 @@ extension Event {
   /// under way, reaches the derived event's main-actor subscriptions before
   /// it returns.
   ///
-  /// A subscription hears every value sent here after ``observe(isolation:_:)``
+  /// A subscription hears every value sent here after ``observe(delivering:isolation:_:)``
   /// (or any other way to subscribe) returns. When this event replays its
   /// latest value (a sender made with ``EventSender/init(replaysLatest:)``),
   /// so does the derived one: a new subscription hears first what

@@ -9,7 +9,7 @@ extension Event {
   /// sends, or one sent meanwhile by another thread, does not reach it.
   /// However many threads send at once, `handler` runs once. Until then,
   /// the subscription lasts as long as you keep the returned one, as with
-  /// ``observe(isolation:_:)``.
+  /// ``observe(delivering:isolation:_:)``.
   ///
   /// ```swift
   /// let finished = EventSender<String>()

@@ -74,7 +74,7 @@
 ///   before they hear its value when another thread is delivering to them:
 ///   that thread delivers it, in order, or hands it to a drain task once its
 ///   own work is done (<doc:TheContract#Threads> states the bound).
-/// - An actor subscribes as a weak target with ``Event/observe(actor:_:)``,
+/// - An actor subscribes as a weak target with ``Event/observe(actor:delivering:_:)``,
 ///   whose handler gets the actor isolated; a closure that touches the
 ///   actor's state captures it, and keeps it alive at least as long as the
 ///   subscription lasts.

@@ -7,7 +7,7 @@ import _MulticastAtomics
 ///
 /// How long a subscription lasts depends on how it was made:
 ///
-/// - A closure subscription (``Event/observe(isolation:_:)``) lasts while you keep its
+/// - A closure subscription (``Event/observe(delivering:isolation:_:)``) lasts while you keep its
 ///   `EventSubscription`: releasing it, or calling ``cancel(isolation:)``, ends it.
 ///   Keep it in a stored property or a set: an optimized build may release a
 ///   local variable after its last use, as it may any object's, which ends

@@ -28,7 +28,7 @@ extension ObservableValueProtocol {
   /// change, once, if `target` is still alive, then ends the subscription.
   ///
   /// The value holds `target` weakly, as the target form of
-  /// ``observe(_:isolation:_:)`` does, and the subscription ends when
+  /// ``observe(_:delivering:isolation:_:)`` does, and the subscription ends when
   /// `target` does if no change came first. It ends before `handler` runs,
   /// as with ``observeOnce(isolation:_:)``: `handler` runs once, however many
   /// threads change the value at once.

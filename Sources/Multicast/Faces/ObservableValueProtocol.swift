@@ -5,7 +5,7 @@
 /// value: an ``ObservableValue``, which you assign, or a ``DerivedValue``,
 /// made from others.
 ///
-/// Both offer the same ways to observe: ``observe(isolation:_:)`` with the
+/// Both offer the same ways to observe: ``observe(delivering:isolation:_:)`` with the
 /// old and the new value, ``observeValue(isolation:_:)`` from the current
 /// value, ``observeOnce(isolation:_:)``, ``observe(removingDuplicates:isolation:_:)``
 /// and the ``changes`` event; and the same ways to derive:
@@ -136,7 +136,7 @@ extension ObservableValueProtocol {
   /// at each change, for as long as `target` lives.
   ///
   /// Call it on the actor, which the value holds weakly and lends to
-  /// `handler` isolated, as ``Event/observe(actor:_:)`` does.
+  /// `handler` isolated, as ``Event/observe(actor:delivering:_:)`` does.
   ///
   /// - Parameters:
   ///   - target: The actor that observes, isolated to the caller; held
@@ -154,7 +154,7 @@ extension ObservableValueProtocol {
     actor target: isolated Target, delivering policy: DeliveryPolicy = .everyValue,
     _ handler: @escaping (isolated Target, _ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    // As in `Event.observe(actor:_:)`: the handler runs only on `target`.
+    // As in `Event.observe(actor:delivering:_:)`: the handler runs only on `target`.
     _observed.subscribe(
       target, from: target, policy.mode, handler: _IsolatedPairedHandler(handler).erased)
   }
