@@ -8,8 +8,8 @@
 //
 //   swift run -c release --package-path Benchmarks Housekeeping [SCENARIO...]
 //
-// SCENARIO is dead-observers, dead-actors, idle-destinations or
-// captive-sender; all four by default.
+// SCENARIO is dead-observers, dead-actors, idle-destinations,
+// captive-sender or lagging-observer; all five by default.
 
 import Foundation
 
@@ -18,6 +18,7 @@ let scenarios: [(name: String, run: () async -> Void)] = [
   ("dead-actors", { await runDeadActors() }),
   ("idle-destinations", { await runIdleDestinations() }),
   ("captive-sender", { runCaptiveSender() }),
+  ("lagging-observer", { await runLaggingObserver() }),
 ]
 
 let chosen = Set(CommandLine.arguments.dropFirst())

@@ -47,7 +47,8 @@ extension _EventCore {
     } else {
       job.kind = .send(_Value(value: value), end: end)
     }
-    released = _Released(older, released)
+    // A value whose release runs no code goes here, under the lock.
+    if !_isPOD(Value.self) { released = _Released(older, released) }
     return true
   }
 

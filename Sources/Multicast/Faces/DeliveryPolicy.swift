@@ -15,7 +15,8 @@
 ///
 /// Either way each value it hears comes in the order sent, on the
 /// subscription's isolation, after every value sent before it to that
-/// isolation.
+/// isolation. For a stream, `values(bufferingPolicy: .bufferingNewest(1))`
+/// keeps the latest in the same way.
 public enum DeliveryPolicy: Sendable, Hashable {
   /// Every value, in the order sent: the default.
   case everyValue
