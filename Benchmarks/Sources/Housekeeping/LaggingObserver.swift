@@ -94,8 +94,8 @@ func runLag(_ policy: DeliveryPolicy) async -> LagRun {
   await heartbeat.value
   withExtendedLifetime(subscription) {}
   return LagRun(
-    producing: producerEnd - producerStart, afterProducer: shownAt - producerEnd, calls: calls, heapGrowth: heap.value - baseline,
-    longestGap: longestGap, lastShown: lastShown)
+    producing: producerEnd - producerStart, afterProducer: shownAt - producerEnd, calls: calls,
+    heapGrowth: heap.value - baseline, longestGap: longestGap, lastShown: lastShown)
 }
 
 func runLaggingObserver() async {
