@@ -83,7 +83,7 @@ final class _ValueObservation: @unchecked Sendable {
 
   /// What the registrar is told of `value`.
   @usableFromInline
-  enum Event {
+  enum Signal {
     /// A read, for the tracking under way, if any.
     case access
     /// An assignment about to be made.
@@ -92,15 +92,15 @@ final class _ValueObservation: @unchecked Sendable {
     case didSet
   }
 
-  /// Tells the registrar of `event` on `subject.value`, where the platform
+  /// Tells the registrar of `signal` on `subject.value`, where the platform
   /// has Observation.
-  func tell<Value>(_ event: Event, _ subject: DerivedValue<Value>) {
+  func tell<Value>(_ signal: Signal, _ subject: DerivedValue<Value>) {
     #if canImport(Observation)
     if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
       let registrar = registrar.assumingMemoryBound(to: ObservationRegistrar.self)
       // `make(forDerived:)` made it for this `Value`.
       let keyPath = unsafeDowncast(keyPath, to: KeyPath<DerivedValue<Value>, Value>.self)
-      switch event {
+      switch signal {
       case .access: registrar.pointee.access(subject, keyPath: keyPath)
       case .willSet: registrar.pointee.willSet(subject, keyPath: keyPath)
       case .didSet: registrar.pointee.didSet(subject, keyPath: keyPath)
@@ -109,15 +109,15 @@ final class _ValueObservation: @unchecked Sendable {
     #endif
   }
 
-  /// Tells the registrar of `event` on `subject.value`, where the platform
+  /// Tells the registrar of `signal` on `subject.value`, where the platform
   /// has Observation.
   @inlinable
-  func tell<Value>(_ event: Event, _ subject: ObservableValue<Value>) {
+  func tell<Value>(_ signal: Signal, _ subject: ObservableValue<Value>) {
     #if canImport(Observation)
     if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
       let registrar = registrar.assumingMemoryBound(to: ObservationRegistrar.self)
       let keyPath = keyPath(of: subject)
-      switch event {
+      switch signal {
       case .access: registrar.pointee.access(subject, keyPath: keyPath)
       case .willSet: registrar.pointee.willSet(subject, keyPath: keyPath)
       case .didSet: registrar.pointee.didSet(subject, keyPath: keyPath)
