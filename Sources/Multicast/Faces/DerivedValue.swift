@@ -38,13 +38,11 @@
 /// with ``Event/map(_:)`` does. It is kept alive by its subscriptions, so
 /// `volume.map { $0 > 0 }.observe(self) { ... }` lasts as long as `self`.
 ///
-/// Reading ``value`` while it is not observed runs the transform on the
-/// sources' current values, at each read. While it is observed, a read
-/// returns the value its observers last heard of, without running the
-/// transform; the transform runs once per change of a source, whatever the
-/// number of observers. The transform must be `Sendable`, as it runs where
-/// a source's change is delivered, or where the value is read; keep it quick
-/// and free of side effects.
+/// Reading ``value`` runs the transform on the sources' current values, at
+/// each read. For its observers the transform runs once per change of a
+/// source, whatever their number. The transform must be `Sendable`, as it
+/// runs where a source's change is delivered, or where the value is read;
+/// keep it quick and free of side effects.
 ///
 /// A derived value holds its sources. Its source's ``ObservableValue`` may
 /// be released while the derived value is observed; the stream of its
@@ -114,31 +112,29 @@ public final class DerivedValue<Value>: ObservableValueProtocol {
     }
   }
 
-  /// The current value.
+  /// The current value: made from its sources' current values, at each
+  /// read.
   ///
-  /// While the derived value is observed, the value its observers last
-  /// heard of; otherwise made from its sources' current values, at each
-  /// read. A change that a source's assignment on another thread is still
-  /// delivering may not have reached it yet.
+  /// A read sees every assignment to a source that returned before it; its
+  /// observers may hear of the change later, as an ``ObservableValue``'s do.
   ///
   /// Where the platform has Observation (macOS 14, iOS 17, tvOS 17,
   /// watchOS 10, visionOS 1 and later; Linux), a read is tracked, as an
   /// ``ObservableValue``'s is: a SwiftUI view whose `body` reads it is
   /// updated when it changes. See <doc:SwiftUIAndObservation>.
   ///
-  /// - Complexity: O(1) while observed; otherwise the transform's, once.
+  /// - Complexity: The transform's, once.
   public var value: Value {
     // The registrar is taken unretained: the value holds it, and lives.
-    let (latest, registrar) = core.withLatest { guarded, latest in
+    let registrar = core.withLatest { guarded, _ in
       if guarded.observation == nil {
         guarded.observation = _ValueObservation.make(forDerived: Value.self)
       }
-      return (latest?.new, guarded.observation.map(Unmanaged.passUnretained))
+      return guarded.observation.map(Unmanaged.passUnretained)
     }
     registrar?._withUnsafeGuaranteedRef { $0.tell(.access, self) }
-    if let latest { return latest }
-    // Not observed: each source's read is tracked too, and so is told of
-    // the changes the derived value does not follow.
+    // Each source's read is tracked too, and so is told of the changes the
+    // derived value does not follow while not observed.
     return derivation.transform(readers.map { $0() })
   }
 
