@@ -44,9 +44,8 @@
 /// runs where a source's change is delivered, or where the value is read;
 /// keep it quick and free of side effects.
 ///
-/// A derived value holds its sources. Its source's ``ObservableValue`` may
-/// be released while the derived value is observed; the stream of its
-/// changes ends when its first source is released.
+/// A derived value holds its sources, so the stream of its changes ends
+/// once it and its first source are both released.
 ///
 /// # Actors and threads
 ///

@@ -78,9 +78,9 @@ extension ObservableValueProtocol {
   /// offers, such as its ``Event/values`` stream.
   ///
   /// A stream of the changes ends once nothing can change the value (an
-  /// ``ObservableValue`` is released, or a ``DerivedValue``'s first source
-  /// is), after every change made before, even while this event is still
-  /// held. A derived value's `changes` subscribe to its sources only while
+  /// ``ObservableValue`` is released; a ``DerivedValue`` and its first
+  /// source are, since it holds its sources), after every change made
+  /// before, even while this event is still held. A derived value's `changes` subscribe to its sources only while
   /// they have subscriptions, as the value's own do.
   @inlinable
   public var changes: Event<(old: Value, new: Value)> { Event(core: _observed.core) }
