@@ -5,7 +5,7 @@
 /// the storage's state: reached only in one of its sections. (Not generic,
 /// so that the state's layout is known to code not specialized for a value.)
 @usableFromInline
-struct _CoreState {
+struct _CoreState: _Guarded {
   /// A destination and the number of registrations not removed that
   /// record its key (D6); a class, so that a count changes in place.
   final class Subscribed {
@@ -103,17 +103,15 @@ struct _CoreState {
     return added
   }
 
-  /// The storage's `onRemoval`: a function with no context.
-  static func removed(_ state: inout _CoreState, _ subscriber: UnsafePointer<_Subscriber>) {
-    state.unsubscribed(subscriber.pointee)
-  }
-
-  /// Counts the registration of `subscriber` removed, parking its
-  /// destination with the last: the storage calls it for every removal.
+  /// Counts the registration whose `_Subscriber` is at `payload` removed,
+  /// parking its destination with the last: the storage tells it of every
+  /// removal.
   ///
   /// - Complexity: O(1), amortized.
-  mutating func unsubscribed(_ subscriber: borrowing _Subscriber) {
-    guard let counted = subscriber.counted else {
+  @usableFromInline
+  mutating func removed(_ payload: UnsafeRawPointer) {
+    // Only the count is read: the payload is not copied.
+    guard let counted = payload.assumingMemoryBound(to: _Subscriber.self).pointee.counted else {
       preconditionFailure("D6: an ended registration was removed again")
     }
     let isLast = counted._withUnsafeGuaranteedRef {

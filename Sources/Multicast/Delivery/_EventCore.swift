@@ -107,7 +107,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     upstream: _UpstreamLink? = nil, coalesces: Bool = false,
     mergeChanges: ((UnsafeRawPointer, UnsafeRawPointer) -> Value)? = nil
   ) {
-    storage = Registry(guarding: _CoreState(), onRemoval: _CoreState.removed)
+    storage = Registry(guarding: _CoreState())
     self.latest = latest
     self.upstream = upstream
     self.coalesces = coalesces

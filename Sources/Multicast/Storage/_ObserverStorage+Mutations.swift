@@ -41,11 +41,11 @@ extension _ObserverStorage.State {
     leaveTombstone(at: position)
   }
 
-  /// Flags the entry removed, unfiles it and tells `onRemoval`; counts no removal (a sweep's).
+  /// Flags the entry removed, unfiles it and tells `guarded`; counts no removal (a sweep's).
   mutating func leaveTombstone(at position: Int) {
     let stamp = buffer.stamp(at: position)
     precondition(!stamp.isRemoved, "removing a removed entry")
-    onRemoval?(&guarded, buffer.payload(at: position))
+    guarded.removed(buffer.payload(at: position))
     buffer.setStamp(stamp.adding(_EntryStamp.removedFlag), at: position)
     buffer.unfile(at: position)
     tombstones += 1

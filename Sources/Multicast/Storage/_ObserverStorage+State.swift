@@ -39,8 +39,6 @@ extension _ObserverStorage {
     /// What the owner guards with this lock besides the registrations.
     @usableFromInline
     var guarded: Guarded
-    /// Told of each removal, in its section, with the removed payload (README.md, section 2).
-    let onRemoval: ((inout Guarded, UnsafePointer<Payload>) -> Void)?
 
     #if DEBUG
     /// Run by a broadcast begun without the lock before it counts itself; set by tests.
@@ -56,14 +54,10 @@ extension _ObserverStorage {
     /// Changed by every registration and removal but a sweep's, and by nothing else.
     var changes: UInt64 { nextSequence &+ removals }
 
-    init(
-      buffer: Buffer, readers: _ReaderSlots, guarded: Guarded,
-      onRemoval: ((inout Guarded, UnsafePointer<Payload>) -> Void)?
-    ) {
+    init(buffer: Buffer, readers: _ReaderSlots, guarded: Guarded) {
       self.buffer = buffer
       self.readers = readers
       self.guarded = guarded
-      self.onRemoval = onRemoval
     }
   }
 }

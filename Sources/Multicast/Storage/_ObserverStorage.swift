@@ -8,7 +8,9 @@
 
 /// The registry behind every face of the library (README.md in this folder).
 @usableFromInline
-struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unchecked Sendable {
+struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded: _Guarded>: ~Copyable,
+  @unchecked Sendable
+{
   // @unchecked Sendable: the state is read and written with `lock` held; a
   // broadcast reads without it only what I1, I4 and I7 keep valid.
   @usableFromInline
@@ -22,10 +24,8 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
   @usableFromInline
   typealias Buffer = _ObserverBuffer<Payload, Index>
 
-  /// Creates an empty storage guarding `guarded`, and telling `onRemoval` of each removal.
-  init(
-    guarding guarded: Guarded, onRemoval: ((inout Guarded, UnsafePointer<Payload>) -> Void)? = nil
-  ) {
+  /// Creates an empty storage guarding `guarded`, which it tells of each removal.
+  init(guarding guarded: Guarded) {
     let lockOffset = _BufferLayout.aligned(MemoryLayout<State>.stride, to: _Lock.alignment)
     let controlOffset = _BufferLayout.aligned(
       lockOffset + _Lock.byteCount, to: MemoryLayout<UInt64>.alignment)
@@ -41,7 +41,7 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
       control: memory + controlOffset, firstSlot: memory + firstSlotOffset, buffer: empty.base)
     state = memory.bindMemory(to: State.self, capacity: 1)
     state.initialize(
-      to: State(buffer: empty, readers: readers, guarded: guarded, onRemoval: onRemoval))
+      to: State(buffer: empty, readers: readers, guarded: guarded))
     self.readers = readers
     lock = _Lock(initializing: memory + lockOffset)
   }
@@ -112,13 +112,29 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded>: ~Copyable, @unche
 
 /// Registrations keyed by their object's identity, at most one per object.
 @usableFromInline
-typealias _KeyedRegistry<Payload> = _ObserverStorage<Payload, _PositionIndex, Void>
+typealias _KeyedRegistry<Payload> = _ObserverStorage<Payload, _PositionIndex, _NothingGuarded>
 
 /// Registrations that are their own handles, any number per object.
 @usableFromInline
-typealias _HandleRegistry<Payload, Guarded> = _ObserverStorage<Payload, _NoIndex, Guarded>
+typealias _HandleRegistry<Payload, Guarded: _Guarded> = _ObserverStorage<Payload, _NoIndex, Guarded>
 
-extension _ObserverStorage where Guarded == Void {
+extension _ObserverStorage where Guarded == _NothingGuarded {
   /// Creates an empty storage whose owner guards nothing else with its lock.
-  init() { self.init(guarding: ()) }
+  init() { self.init(guarding: _NothingGuarded()) }
+}
+
+/// What a storage's owner guards with its lock besides the registrations,
+/// told of each removal in the removal's section (README.md, section 2).
+@usableFromInline
+protocol _Guarded {
+  /// The registration whose payload is at `payload` was removed.
+  mutating func removed(_ payload: UnsafeRawPointer)
+}
+
+/// Nothing guarded besides the registrations: a multicast delegate's.
+@usableFromInline
+struct _NothingGuarded: _Guarded {
+  @inline(__always)
+  @usableFromInline
+  func removed(_ payload: UnsafeRawPointer) {}
 }
