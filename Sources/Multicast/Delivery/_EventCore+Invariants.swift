@@ -22,16 +22,18 @@ extension _EventCore {
         == Dictionary(
           uniqueKeysWithValues: destinations.filter { $0.count > 0 }.map { ($0.key, $0.count) }),
       "D6: an event's destinations do not count the registrations that record them")
-    precondition(
-      destinations.allSatisfy {
-        $0.key == $0.destination.key
-          && state.guarded.subscribed($0.key)?.takeUnretainedValue() === $0
-      },
-      "D6: an event files a destination under another's key")
+    // Read outside the conditions, which are closures: one would copy the
+    // borrowed state.
+    for counted in destinations {
+      let filed = state.guarded.subscribed(counted.key)?.takeUnretainedValue()
+      precondition(
+        counted.key == counted.destination.key && filed === counted,
+        "D6: an event files a destination under another's key")
+    }
     let used = destinations.filter { $0.count > 0 }
+    let sole = state.guarded.soleDestination?.takeUnretainedValue()
     precondition(
-      state.guarded.soleDestination?.takeUnretainedValue()
-        === (used.count == 1 ? used[0].destination : nil),
+      sole === (used.count == 1 ? used[0].destination : nil),
       "D6: an event's sole destination is not its only one in use")
     #endif
   }
