@@ -189,7 +189,7 @@ struct DerivedValueTests {
     b.value = 5
     c.value = "y"
     #expect(heard == ["x3 -> x6", "x6 -> y6"])
-    _ = subscription
+    withExtendedLifetime(subscription) {}
   }
 
   @Test("A derived value kept only by a target's subscription lives as long as the target")
@@ -343,7 +343,7 @@ struct DerivedValueTests {
     let subscriptions = [shown(count, into: heard), shown(count.map { $0 * 10 }, into: heard)]
     count.value = 2
     #expect(heard.withLock { $0 } == [1, 10, 2, 20])
-    _ = subscriptions
+    withExtendedLifetime(subscriptions) {}
   }
 
   @Test("The actor form: an actor lent isolated hears each change of a derived value")
@@ -429,7 +429,7 @@ struct EventRemoveDuplicatesTests {
     sender.send(1)
     sender.send(1)
     #expect(heard == [1, 1])
-    _ = subscription
+    withExtendedLifetime(subscription) {}
   }
 
   @Test("From main-actor code and from an actor, each subscription hears on its isolation")
@@ -460,6 +460,6 @@ struct EventRemoveDuplicatesTests {
     }
     #expect(await listener.heard == [1, 2])
     await listener.stop()
-    _ = subscription
+    withExtendedLifetime(subscription) {}
   }
 }
