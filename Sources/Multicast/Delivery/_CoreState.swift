@@ -108,6 +108,8 @@ struct _CoreState: _Guarded {
   /// removal.
   ///
   /// - Complexity: O(1), amortized.
+  @usableFromInline static var hearsRemovals: Bool { true }
+
   @usableFromInline
   mutating func removed(_ payload: UnsafeRawPointer) {
     // Only the count is read: the payload is not copied.

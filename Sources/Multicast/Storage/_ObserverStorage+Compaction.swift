@@ -138,7 +138,7 @@ extension _ObserverStorage.State {
     checkWriting()
     checkUnread()
     removals &+= 1
-    guarded.removed(buffer.payload(at: buffer.count - 1))
+    if Guarded.hearsRemovals { guarded.removed(buffer.payload(at: buffer.count - 1)) }
     buffer.unfile(at: buffer.count - 1)
     Self.destroyEntry(buffer.count - 1, of: buffer, &garbage)
     buffer.count -= 1

@@ -45,7 +45,7 @@ extension _ObserverStorage.State {
   mutating func leaveTombstone(at position: Int) {
     let stamp = buffer.stamp(at: position)
     precondition(!stamp.isRemoved, "removing a removed entry")
-    guarded.removed(buffer.payload(at: position))
+    if Guarded.hearsRemovals { guarded.removed(buffer.payload(at: position)) }
     buffer.setStamp(stamp.adding(_EntryStamp.removedFlag), at: position)
     buffer.unfile(at: position)
     tombstones += 1

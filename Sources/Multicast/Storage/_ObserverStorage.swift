@@ -127,6 +127,10 @@ extension _ObserverStorage where Guarded == _NothingGuarded {
 /// told of each removal in the removal's section (README.md, section 2).
 @usableFromInline
 protocol _Guarded {
+  /// Whether ``removed(_:)`` is to be called: a storage that guards
+  /// nothing makes no access to what it guards, which a broadcast begun
+  /// without the lock could be told apart from by no address.
+  static var hearsRemovals: Bool { get }
   /// The registration whose payload is at `payload` was removed.
   mutating func removed(_ payload: UnsafeRawPointer)
 }
@@ -134,6 +138,8 @@ protocol _Guarded {
 /// Nothing guarded besides the registrations: a multicast delegate's.
 @usableFromInline
 struct _NothingGuarded: _Guarded {
+  @usableFromInline static var hearsRemovals: Bool { false }
+
   @inline(__always)
   @usableFromInline
   func removed(_ payload: UnsafeRawPointer) {}
