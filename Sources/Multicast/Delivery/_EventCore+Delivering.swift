@@ -43,7 +43,7 @@ extension _EventCore {
   /// Marks every notice recorded as told: the owner's actor is gone, and
   /// with it the job that was to tell them (D10).
   func dropNotices() {
-    storage.withLockedState(changing: false) { state in
+    storage.withReadingSection { state in
       while state.guarded.notices.takeNext() != nil {}
     }
   }

@@ -47,7 +47,7 @@ extension _EventCore {
     through connection: UInt64, into local: UnsafeMutablePointer<_LocalSend>,
     _ makeValue: (inout _CoreState, _ latest: inout Value?) -> Value
   ) -> Bool {
-    withLockedState { state, latest in
+    withReadingSection { state, latest in
       guard state.guarded.connection == connection else { return false }
       arrive(makeValue(&state.guarded, &latest), &state, from: nil, into: local)
       return true

@@ -52,7 +52,7 @@ extension _EventCore {
     isRecorded: Bool = false,
     _ body: (inout Registry.State, inout Registry.Garbage) -> Result
   ) -> (Result, _Followup) {
-    storage.withLockedState { state in
+    storage.withWritingSection { state in
       let result = body(&state, &garbage)
       checkDestinations(state)
       var followup = _Followup()
@@ -132,7 +132,7 @@ extension _EventCore {
 
   /// Decides again, after a sweep, whether a live registration is left.
   func recordOccupancyAfterSweep(from isolation: (any Actor)?) {
-    let (outcome, liveObject) = storage.withLockedState(changing: false) { state in
+    let (outcome, liveObject) = storage.withReadingSection { state in
       recordOccupancy(of: &state, from: isolation)
     }
     withExtendedLifetime(liveObject) {}
@@ -158,8 +158,7 @@ extension _EventCore {
   /// Tells the owner of every transition not yet told, in order, with no
   /// lock held; one teller at a time (D10).
   func tellOwner() {
-    while let becameObserved = storage.withLockedState(
-      changing: false, { $0.guarded.notices.takeNext() })
+    while let becameObserved = storage.withReadingSection({ $0.guarded.notices.takeNext() })
     {
       if becameObserved {
         onFirstObserver?()

@@ -94,7 +94,7 @@ extension _EventCore: _DeliverySource {
     if isAccepted: (borrowing _CoreState) -> Bool,
     else local: UnsafeMutablePointer<_LocalSend>
   ) -> (destination: Unmanaged<_Destination>, cursor: _SubscriberCursor)? {
-    storage.withLockedState(changing: false) { state in
+    storage.withReadingSection { state in
       guard isAccepted(state.guarded) else {
         local.initialize(to: _LocalSend(end: state.nextSequence))
         return nil
@@ -142,7 +142,7 @@ extension _EventCore: _DeliverySource {
     from isolation: (any Actor)?, into local: UnsafeMutablePointer<_LocalSend>,
     _ makeValue: (inout _CoreState, _ latest: inout Value?) -> Value
   ) {
-    withLockedState { state, latest in
+    withReadingSection { state, latest in
       arrive(makeValue(&state.guarded, &latest), &state, from: isolation, into: local)
     }
   }

@@ -122,7 +122,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   }
 
   deinit {
-    storage.withLockedState(changing: false) { $0.guarded.releaseAll() }
+    storage.withReadingSection { $0.guarded.releaseAll() }
   }
 
   /// Registers `handler`, to run on `isolation`, for as long as `target`
@@ -222,17 +222,17 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// Runs `body` in a reading section of the storage (one that changes no
   /// registration), with the latest value, which the same lock guards.
   @inline(__always)
-  func withLockedState<Result: ~Copyable>(
+  func withReadingSection<Result: ~Copyable>(
     _ body: (inout Registry.State, _ latest: inout Value?) -> Result
   ) -> Result {
-    storage.withLockedState(changing: false) { state in body(&state, &latest) }
+    storage.withReadingSection { state in body(&state, &latest) }
   }
 
   /// Runs `body` with the lock held on what it guards besides the
   /// registrations, changing none of them.
   @usableFromInline
   func withLatest<Result>(_ body: (inout _CoreState, _ latest: inout Value?) -> Result) -> Result {
-    withLockedState { state, latest in body(&state.guarded, &latest) }
+    withReadingSection { state, latest in body(&state.guarded, &latest) }
   }
 
   /// Ends `registration`, if it has not ended.
@@ -269,7 +269,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// The destinations, for tests.
   var destinationsForTesting: [_Destination] {
-    storage.withLockedState(changing: false) {
+    storage.withReadingSection {
       $0.guarded.destinations.map { $0.takeUnretainedValue() }.filter { $0.count > 0 }.map(
         \.destination)
     }

@@ -1,35 +1,19 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// What a subscription bound to an object does with a value: it gets the
-/// object its registration holds and the value, lent by a pointer.
-///
-/// The value's type is erased so that every event's storage is compiled
-/// once, here, with no run-time type lookups.
-@usableFromInline
-typealias _EventHandler = (AnyObject, UnsafeRawPointer) -> Void
-
-/// What a subscription that needs no object does with a value.
-@usableFromInline
-typealias _ValueHandler = (UnsafeRawPointer) -> Void
-
-/// What a subscription does with an observable value's old and new values.
-@usableFromInline
-typealias _PairHandler = (UnsafeRawPointer, UnsafeRawPointer) -> Void
-
-/// ``_PairHandler`` with the object the registration holds.
-@usableFromInline
-typealias _BoundPairHandler = (AnyObject, UnsafeRawPointer, UnsafeRawPointer) -> Void
-
 /// A subscription's handler, in one of the four shapes a walk calls (an
 /// enumeration: cheaper to call than a cast closure with a tag).
+///
+/// A value is lent by a pointer, and its type erased, so that every event's
+/// storage is compiled once, with no run-time type lookups; a bound shape
+/// also gets the object its registration holds.
 @usableFromInline
 enum _Handler {
-  case value(_ValueHandler)
-  case bound(_EventHandler)
+  case value((UnsafeRawPointer) -> Void)
+  case bound((AnyObject, UnsafeRawPointer) -> Void)
   /// The old and new values of an observable value's change.
-  case pair(_PairHandler)
-  case boundPair(_BoundPairHandler)
+  case pair((UnsafeRawPointer, UnsafeRawPointer) -> Void)
+  case boundPair((AnyObject, UnsafeRawPointer, UnsafeRawPointer) -> Void)
 
   /// Calls the handler with `object`, which the registration holds, and the
   /// value at `value`; a pair's second half is `pairOffset` bytes in.
@@ -72,10 +56,10 @@ struct _TypedHandler<Value> {
 @usableFromInline
 struct _ErasedValueHandler {
   @usableFromInline
-  let call: _ValueHandler
+  let call: (UnsafeRawPointer) -> Void
 
   @inlinable
-  init(call: @escaping _ValueHandler) { self.call = call }
+  init(call: @escaping (UnsafeRawPointer) -> Void) { self.call = call }
 }
 
 /// A subscriber's closure that takes its target, a class (one reference at
@@ -115,7 +99,7 @@ struct _IsolatedHandler<Target: Actor, Value> {
 @usableFromInline
 struct _ErasedBoundHandler {
   @usableFromInline
-  let call: _EventHandler
+  let call: (AnyObject, UnsafeRawPointer) -> Void
 }
 
 /// A subscriber's closure that takes an old and a new value.
@@ -137,7 +121,7 @@ struct _PairedHandler<Value> {
 @usableFromInline
 struct _ErasedPairHandler {
   @usableFromInline
-  let call: _PairHandler
+  let call: (UnsafeRawPointer, UnsafeRawPointer) -> Void
 }
 
 /// A subscriber's closure that takes its target and an old and a new value.
@@ -176,5 +160,5 @@ struct _IsolatedPairedHandler<Target: Actor, Value> {
 @usableFromInline
 struct _ErasedBoundPairHandler {
   @usableFromInline
-  let call: _BoundPairHandler
+  let call: (AnyObject, UnsafeRawPointer, UnsafeRawPointer) -> Void
 }

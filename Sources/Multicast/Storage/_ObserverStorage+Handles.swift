@@ -83,7 +83,7 @@ extension _ObserverStorage.State where Index == _NoIndex {
 extension _ObserverStorage where Index == _NoIndex {
   /// Starts a broadcast of `registration` alone, none if removed; end it with ``endBroadcast(_:)``.
   func beginBroadcast(of registration: _Registration) -> _BroadcastCursor<Payload, Index> {
-    withLockedState(changing: false) { state in
+    withReadingSection { state in
       let buffer = state.buffer
       let end = registration.sequence + 1
       return _BroadcastCursor(

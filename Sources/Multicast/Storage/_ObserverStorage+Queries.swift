@@ -16,7 +16,7 @@ extension _ObserverStorage {
   var isEmpty: Bool {
     if let count = countLive(upTo: 1) { return count == 0 }
     // The reference is released here, after the section has unlocked.
-    let liveObject = withLockedState(changing: false) { $0.firstLiveObject() }
+    let liveObject = withReadingSection { $0.firstLiveObject() }
     return liveObject == nil
   }
 
@@ -25,7 +25,7 @@ extension _ObserverStorage {
     // Written once, before the storage is shared.
     let ownerKey = state.pointee.ownerKey
     for _ in 0..<3 {
-      let (changes, start) = withLockedState(changing: false) { state in
+      let (changes, start) = withReadingSection { state in
         (state.changes, state.beginBroadcast())
       }
       var count = 0
@@ -34,7 +34,7 @@ extension _ObserverStorage {
         if entry.pointee.key == ownerKey || entry.pointee.object != nil { count += 1 }
         return count < limit
       }
-      if withLockedState(changing: false, { $0.changes }) == changes { return count }
+      if withReadingSection({ $0.changes }) == changes { return count }
     }
     return nil
   }
@@ -42,7 +42,7 @@ extension _ObserverStorage {
   /// ``liveCount`` counted with the lock held, when changes keep spoiling the walk.
   private var lockedLiveCount: Int {
     // What it loads goes out of the section in `loaded`, released with it.
-    let (loaded, ownerCount) = withLockedState(changing: false) { state in
+    let (loaded, ownerCount) = withReadingSection { state in
       let buffer = state.buffer
       var loaded: [AnyObject] = []
       loaded.reserveCapacity(buffer.count)
@@ -120,7 +120,7 @@ extension _ObserverStorage {
   func firstLive(
     from sequence: UInt64, before end: UInt64
   ) -> (object: AnyObject, payload: Payload, sequence: UInt64)? {
-    withLockedState(changing: false) { state in
+    withReadingSection { state in
       assert(state.ownerKey == nil, "a query that skips the owner's registrations")
       let buffer = state.buffer
       var position = buffer.position(ofFirst: sequence, below: buffer.count)

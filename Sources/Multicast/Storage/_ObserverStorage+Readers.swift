@@ -47,7 +47,7 @@ extension _ObserverStorage {
   /// Starts a broadcast under the lock, and makes the other slots for next time.
   @usableFromInline
   func beginBroadcastLocked() -> _BroadcastCursor<Payload, Index> {
-    withLockedState(changing: false) { state in
+    withReadingSection { state in
       state.readers.makeOtherSlots()
       return state.beginBroadcast()
     }
@@ -56,7 +56,7 @@ extension _ObserverStorage {
   /// Starts a broadcast of the registrations made before the one numbered `end`.
   @inlinable
   func beginBroadcast(registeredBefore end: UInt64) -> _BroadcastCursor<Payload, Index> {
-    withLockedState(changing: false) { state in
+    withReadingSection { state in
       let buffer = state.buffer
       // Sequence numbers only grow, so `end` is at most `nextSequence`.
       return _BroadcastCursor(
@@ -89,11 +89,11 @@ extension _ObserverStorage {
   @usableFromInline
   func freeRetiredBuffers() {
     var garbage = Garbage()
-    let mustFlip = withLockedState(changing: false) { state in
+    let mustFlip = withReadingSection { state in
       state.freeRetiredBuffers(&garbage, flipping: false)
     }
     if mustFlip {
-      withLockedState { state in _ = state.freeRetiredBuffers(&garbage, flipping: true) }
+      withWritingSection { state in _ = state.freeRetiredBuffers(&garbage, flipping: true) }
     }
     _ = consume garbage
   }

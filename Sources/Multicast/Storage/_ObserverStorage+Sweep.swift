@@ -25,7 +25,7 @@ extension _ObserverStorage {
     #endif
     if dead.isEmpty {
       // Nothing a broadcast begins with changes (I2).
-      withLockedState(changing: false) { state in state.noteSweep(alive: alive, end: end) }
+      withReadingSection { state in state.noteSweep(alive: alive, end: end) }
       return false
     }
     return mutateWithoutSweeping { state, garbage in

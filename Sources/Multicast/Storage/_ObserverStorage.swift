@@ -57,19 +57,12 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded: _Guarded>: ~Copyab
     self.state.deallocate()
   }
 
-  /// Runs `body` with the lock held: a writing section (I1, I2) unless `changing` is false.
+  /// Runs `body` with the lock held in a writing section (I1, I2): readers
+  /// see its changes to the registrations.
   @inlinable @inline(__always)
-  func withLockedState<Result: ~Copyable>(
-    changing: Bool = true, _ body: (inout State) -> Result
-  ) -> Result {
+  func withWritingSection<Result: ~Copyable>(_ body: (inout State) -> Result) -> Result {
     lock.lock()
     state.pointee.forgetUnreadProof()
-    guard changing else {
-      let result = body(&state.pointee)
-      state.pointee.checkAfterSection(writing: false)
-      lock.unlock()
-      return result
-    }
     let version = readers.beginWrite()
     let result = body(&state.pointee)
     let buffer = state.pointee.buffer
@@ -77,6 +70,18 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded: _Guarded>: ~Copyab
       version, buffer: buffer.base, count: buffer.count, epoch: state.pointee.epoch,
       nextSequence: state.pointee.nextSequence)
     state.pointee.checkAfterSection(writing: true)
+    lock.unlock()
+    return result
+  }
+
+  /// Runs `body` with the lock held in a reading section: it may change
+  /// what the lock guards beside the registrations, never a registration.
+  @inlinable @inline(__always)
+  func withReadingSection<Result: ~Copyable>(_ body: (inout State) -> Result) -> Result {
+    lock.lock()
+    state.pointee.forgetUnreadProof()
+    let result = body(&state.pointee)
+    state.pointee.checkAfterSection(writing: false)
     lock.unlock()
     return result
   }
@@ -93,14 +98,14 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded: _Guarded>: ~Copyab
     _ body: (inout State, inout Garbage) -> Result
   ) -> Result {
     var garbage = Garbage()
-    let result = withLockedState { state in body(&state, &garbage) }
+    let result = withWritingSection { state in body(&state, &garbage) }
     _ = consume garbage
     return result
   }
 
   /// Runs `body` on the state with the lock held, for reading.
   func read<Result>(_ body: (borrowing State) -> Result) -> Result {
-    withLockedState(changing: false) { state in body(state) }
+    withReadingSection { state in body(state) }
   }
 
   /// Removes every registration, and returns whether any was registered.
