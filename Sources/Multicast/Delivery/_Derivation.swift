@@ -11,13 +11,6 @@ protocol _SourceListener: AnyObject, Sendable {
   func forward(old: Any, new: Any, at index: Int, through connection: UInt64, core: AnyObject)
 }
 
-/// What keeps a derived value connected while a subscription is made.
-protocol _Holding: AnyObject {
-  /// Keeps the derived value connected, its latest value known, while
-  /// `body` subscribes; `link` is its core's.
-  func holding<Result>(_ link: _UpstreamLink, _ body: () -> Result) -> Result
-}
-
 /// How a derivation handles one source's core, whose value it knows only
 /// as `Any`.
 class _SourceKind: @unchecked Sendable {
@@ -115,7 +108,7 @@ final class _WeakSourceCore: @unchecked Sendable {
 /// connection first (``holding(_:_:)``).
 ///
 /// Lock order: the link's, a source core's, this one's, the derived core's.
-final class _Derivation<Output>: _SourceListener, _Holding, @unchecked Sendable {
+final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
   // @unchecked Sendable: every stored var is guarded by `lock`, except
   // `registrations`, touched only by the connecting and disconnecting that
   // the derived value's `_UpstreamLink` runs under its lock, and
@@ -145,8 +138,6 @@ final class _Derivation<Output>: _SourceListener, _Holding, @unchecked Sendable 
   private var committed: [UInt64]
   /// Whether the derived core has a latest value of `connection`.
   private var isStarted = false
-  /// Subscriptions being made that need the connection kept.
-  private var holds = 0
   /// The subscriptions to the sources, by source.
   private var registrations: [_Registration?]
 
@@ -174,19 +165,6 @@ final class _Derivation<Output>: _SourceListener, _Holding, @unchecked Sendable 
     lock.lock()
     defer { lock.unlock() }
     return body()
-  }
-
-  /// Whether a subscription being made needs the connection kept.
-  var isHeld: Bool { locked { holds > 0 } }
-
-  func holding<Result>(_ link: _UpstreamLink, _ body: () -> Result) -> Result {
-    locked { holds += 1 }
-    link.update()
-    let result = body()
-    locked { holds -= 1 }
-    // Ends the connection if `body` made no subscription that lasts.
-    link.update()
-    return result
   }
 
   // MARK: Connecting, under the link's lock

@@ -51,7 +51,7 @@ extension _EventCore {
   ) -> _EventCore<Output> {
     let link = _UpstreamLink(source: self)
     let derived = make(link)
-    link.connection = { [unowned derived] in derived.connectionIfObserved() }
+    link.connection = { [unowned derived] _ in derived.connectionIfObserved() }
     link.subscribe = { [unowned(unsafe) derived] source, number, garbage in
       // Only this core is ever the link's source.
       let source = unsafeDowncast(source, to: _EventCore<Value>.self)
@@ -126,9 +126,11 @@ final class _UpstreamLink: @unchecked Sendable {
   /// Has the upstream core, if derived, connect upstream in turn: the one
   /// that subscribed to it may not have yet (D11).
   var connectFurther: (AnyObject) -> Void = { _ in }
-  /// The derived event's connection number, if it has registrations;
-  /// else `nil`, having ended its connection (``_EventCore/connectionIfObserved()``).
-  var connection: () -> (number: UInt64?, forgotten: Any?) = { (0, nil) }
+  /// The derived event's connection number, if it has registrations (or,
+  /// for a derived value, a subscription being made holds it: the
+  /// argument); else `nil`, having ended its connection
+  /// (``_EventCore/connectionIfObserved()``).
+  var connection: (_ isHeld: Bool) -> (number: UInt64?, forgotten: Any?) = { _ in (0, nil) }
   private let lock = _Lock(
     initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
   /// The upstream core, held while not subscribed to it.
@@ -137,6 +139,8 @@ final class _UpstreamLink: @unchecked Sendable {
   private weak var source: AnyObject?
   /// The subscription upstream, while the derived event has registrations.
   private var registration: _Registration?
+  /// How many subscriptions being made hold the connection (``holding(_:)``).
+  private var holds = 0
 
   init(source: AnyObject) {
     held = source
@@ -164,7 +168,7 @@ final class _UpstreamLink: @unchecked Sendable {
     lock.lock()
     // Decided in the derived core's section first: a value the ending
     // subscription still forwards is dropped from there on.
-    let (connection, forgotten) = connection()
+    let (connection, forgotten) = connection(holds > 0)
     if let connection {
       // With no one left to send upstream, there is nothing to subscribe to.
       if registration == nil, let source = held ?? source {
@@ -191,5 +195,22 @@ final class _UpstreamLink: @unchecked Sendable {
     withExtendedLifetime(forgotten) {}
     followup?()
     if let connected { connectFurther(connected) }
+  }
+
+  /// Runs `body`, which subscribes to a derived value from its current
+  /// value, with the connection held: the value is known when the
+  /// subscription's section reads it.
+  func holding<Result>(_ body: () -> Result) -> Result {
+    lock.lock()
+    holds += 1
+    lock.unlock()
+    update()
+    let result = body()
+    lock.lock()
+    holds -= 1
+    lock.unlock()
+    // Ends the connection if `body` made no subscription that lasts.
+    update()
+    return result
   }
 }

@@ -7,6 +7,20 @@
 /// known before), take its first value, and make its changes from its
 /// latest one, through its connection only (D11).
 extension _EventCore {
+  /// Subscribes to a value's changes as `mode` says: from a derived value's
+  /// current value, which the registration's section reads, with the
+  /// connection held while it is made (``_UpstreamLink/holding(_:)``).
+  @usableFromInline
+  func subscribeToValue(
+    _ target: AnyObject?, from isolation: (any Actor)?, _ mode: _SubscriptionMode,
+    handler: _Handler
+  ) -> EventSubscription {
+    guard mode == .startingWithLatest, let upstream else {
+      return subscribe(target, from: isolation, mode, handler: handler)
+    }
+    return upstream.holding { subscribe(target, from: isolation, mode, handler: handler) }
+  }
+
   /// A derived value's connection, asked by its ``_UpstreamLink``: the
   /// number of the current one while it has registrations or `isHeld`;
   /// otherwise the connection numbered anew and the latest value forgotten,
@@ -52,5 +66,31 @@ extension _EventCore {
       arrive(makeValue(&state.guarded, &latest), &state, from: nil, into: local)
       return true
     }
+  }
+}
+
+extension _Derivation {
+  /// Makes the core of the derived value this derivation computes, whose
+  /// first source's core is `first`: connected upstream while it has
+  /// registrations, or a subscription being made holds it (D11).
+  func makeCore(first: AnyObject) -> Core {
+    let link = _UpstreamLink(source: first)
+    let core = Core(
+      owner: nil, onFirstObserver: nil,
+      onLastObserverGone: {
+        link.update()
+        // Read while observed, the value may now be made from the sources.
+        self.tellReaders()
+      },
+      pairOffset: MemoryLayout<(old: Output, new: Output)>.offset(of: \.new)!,
+      upstream: link, mergeChanges: Core.mergingChanges)
+    link.connection = { [unowned core] isHeld in core.valueConnection(isHeld: isHeld) }
+    link.subscribe = { [unowned(unsafe) core] first, number, garbage in
+      // Alive here, since it connects from its own registrations.
+      self.connect(first, number, core: core, into: &garbage)
+    }
+    link.unsubscribe = { _, _, garbage in self.disconnect(into: &garbage) }
+    link.connectFurther = { [unowned core] _ in self.connectFurther(core) }
+    return core
   }
 }

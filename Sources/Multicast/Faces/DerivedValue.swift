@@ -81,23 +81,7 @@ public final class DerivedValue<Value>: ObservableValueProtocol {
   init(_ sources: [_DerivationSource], transform: @escaping @Sendable ([Any]) -> Value) {
     let derivation = _Derivation(
       sources: sources.map { ($0.core, $0.kind) }, transform: transform)
-    let link = _UpstreamLink(source: sources[0].core)
-    let core = _EventCore<(old: Value, new: Value)>(
-      owner: nil, onFirstObserver: nil,
-      onLastObserverGone: {
-        link.update()
-        // Read while observed, the value may now be made from the sources.
-        derivation.tellReaders()
-      },
-      pairOffset: MemoryLayout<(old: Value, new: Value)>.offset(of: \.new)!,
-      upstream: link, mergeChanges: _EventCore.mergingChanges)
-    link.connection = { [unowned core] in core.valueConnection(isHeld: derivation.isHeld) }
-    link.subscribe = { [unowned(unsafe) core] first, number, garbage in
-      // Alive here, since it connects from its own registrations.
-      derivation.connect(first, number, core: core, into: &garbage)
-    }
-    link.unsubscribe = { _, _, garbage in derivation.disconnect(into: &garbage) }
-    link.connectFurther = { [unowned core] _ in derivation.connectFurther(core) }
+    let core = derivation.makeCore(first: sources[0].core)
     self.core = core
     self.derivation = derivation
     readers = sources.map(\.read)
@@ -137,14 +121,9 @@ public final class DerivedValue<Value>: ObservableValueProtocol {
     return derivation.transform(readers.map { $0() })
   }
 
-  /// What the observer API of ``ObservableValueProtocol`` works on.
+  /// The changes, as an event (``ObservableValueProtocol/changes``).
   @inlinable
-  public var _observed: _ObservedValue<Value> {
-    _ObservedValue(core: core, derivation: _derivation)
-  }
-
-  @usableFromInline
-  var _derivation: AnyObject { derivation }
+  public var changes: Event<(old: Value, new: Value)> { Event(core: core) }
 }
 
 extension DerivedValue: @unchecked Sendable where Value: Sendable {
@@ -174,6 +153,6 @@ final class _WeakReference: @unchecked Sendable {
 extension ObservableValueProtocol {
   /// This value as a source of a derived value.
   var derivationSource: _DerivationSource {
-    _DerivationSource(core: _observed.core, kind: _ValueSourceKind<Value>(), read: { self.value })
+    _DerivationSource(core: changes.core, kind: _ValueSourceKind<Value>(), read: { self.value })
   }
 }

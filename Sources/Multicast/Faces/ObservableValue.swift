@@ -162,9 +162,9 @@ public final class ObservableValue<Value>: ObservableValueProtocol {
     core.close()
   }
 
-  /// What the observer API of ``ObservableValueProtocol`` works on.
+  /// The changes, as an event (``ObservableValueProtocol/changes``).
   @inlinable
-  public var _observed: _ObservedValue<Value> { _ObservedValue(core: core) }
+  public var changes: Event<(old: Value, new: Value)> { Event(core: core) }
 }
 
 extension ObservableValue: @unchecked Sendable where Value: Sendable {

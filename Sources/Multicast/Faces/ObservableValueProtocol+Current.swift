@@ -28,7 +28,7 @@ extension ObservableValueProtocol {
   public func observeValue(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) -> EventSubscription {
-    _observed.subscribe(
+    changes.core.subscribeToValue(
       nil, from: isolation, .startingWithLatest,
       handler: _PairedHandler { _, new in handler(new) }.erased)
   }
@@ -54,7 +54,7 @@ extension ObservableValueProtocol {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, Value) -> Void
   ) -> EventSubscription {
-    _observed.subscribe(
+    changes.core.subscribeToValue(
       target, from: isolation, .startingWithLatest,
       handler: _BoundPairedHandler { target, _, new in handler(target, new) }.erased)
   }

@@ -21,7 +21,7 @@ extension ObservableValueProtocol {
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (_ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    _observed.subscribe(nil, from: isolation, .once, handler: _PairedHandler(handler).erased)
+    changes.core.subscribeToValue(nil, from: isolation, .once, handler: _PairedHandler(handler).erased)
   }
 
   /// Calls `handler` with `target` and the old and the new value at the next
@@ -55,7 +55,7 @@ extension ObservableValueProtocol {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    _observed.subscribe(
+    changes.core.subscribeToValue(
       target, from: isolation, .once, handler: _BoundPairedHandler(handler).erased)
   }
 }

@@ -27,64 +27,19 @@ public protocol ObservableValueProtocol<Value>: AnyObject {
   /// The current value.
   var value: Value { get }
 
-  /// The machinery that the ways to observe use; only this module's types
-  /// can make one.
-  var _observed: _ObservedValue<Value> { get }
-}
-
-/// The machinery behind an observable or a derived value: the core of its
-/// changes, and for a derived value, what keeps it connected to its sources
-/// while a subscription reads its current value.
-public struct _ObservedValue<Value> {
-  @usableFromInline let core: _EventCore<(old: Value, new: Value)>
-  /// A derived value's ``_Derivation``, or `nil`.
-  @usableFromInline let derivation: AnyObject?
-
-  @usableFromInline
-  init(core: _EventCore<(old: Value, new: Value)>, derivation: AnyObject? = nil) {
-    self.core = core
-    self.derivation = derivation
-  }
-
-  /// Subscribes to the value's changes as `mode` says.
-  @inlinable
-  func subscribe(
-    _ target: AnyObject?, from isolation: (any Actor)?, _ mode: _SubscriptionMode,
-    handler: _Handler
-  ) -> EventSubscription {
-    guard mode == .startingWithLatest, derivation != nil else {
-      return core.subscribe(target, from: isolation, mode, handler: handler)
-    }
-    return subscribeHolding(target, from: isolation, handler: handler)
-  }
-
-  /// Subscribes to a derived value's changes from its current value, which
-  /// the subscription's section reads: the value is kept connected, its
-  /// current value known, while it subscribes.
-  @usableFromInline
-  func subscribeHolding(
-    _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
-  ) -> EventSubscription {
-    // Made only with a derivation, which is one.
-    let derivation = derivation.unsafelyUnwrapped as! any _Holding
-    return derivation.holding(core.upstream.unsafelyUnwrapped) {
-      core.subscribe(target, from: isolation, .startingWithLatest, handler: handler)
-    }
-  }
-}
-
-extension ObservableValueProtocol {
   /// The changes, as an event: for the ways to observe that an ``Event``
   /// offers, such as its ``Event/values`` stream.
   ///
   /// A stream of the changes ends once nothing can change the value (an
   /// ``ObservableValue`` is released; a ``DerivedValue`` and its first
   /// source are, since it holds its sources), after every change made
-  /// before, even while this event is still held. A derived value's `changes` subscribe to its sources only while
-  /// they have subscriptions, as the value's own do.
-  @inlinable
-  public var changes: Event<(old: Value, new: Value)> { Event(core: _observed.core) }
+  /// before, even while this event is still held. A derived value's
+  /// `changes` subscribe to its sources only while they have
+  /// subscriptions, as the value's own do.
+  var changes: Event<(old: Value, new: Value)> { get }
+}
 
+extension ObservableValueProtocol {
   /// Calls `handler` with the old and the new value at each change, for as
   /// long as you keep the returned subscription.
   ///
@@ -103,7 +58,7 @@ extension ObservableValueProtocol {
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (_ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    _observed.subscribe(nil, from: isolation, policy.mode, handler: _PairedHandler(handler).erased)
+    changes.core.subscribeToValue(nil, from: isolation, policy.mode, handler: _PairedHandler(handler).erased)
   }
 
   /// Calls `handler` with `target` and the old and the new value at each
@@ -128,7 +83,7 @@ extension ObservableValueProtocol {
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    _observed.subscribe(
+    changes.core.subscribeToValue(
       target, from: isolation, policy.mode, handler: _BoundPairedHandler(handler).erased)
   }
 
@@ -155,7 +110,7 @@ extension ObservableValueProtocol {
     _ handler: @escaping (isolated Target, _ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
     // As in `Event.observe(actor:delivering:_:)`: the handler runs only on `target`.
-    _observed.subscribe(
+    changes.core.subscribeToValue(
       target, from: target, policy.mode, handler: _IsolatedPairedHandler(handler).erased)
   }
 
