@@ -47,11 +47,24 @@ struct LagRun {
   var lastShown: Int
 }
 
+/// How the view hears the values.
+enum LagListener {
+  /// A subscription with a delivery policy.
+  case observing(DeliveryPolicy)
+  /// A main-actor task reading the changes' stream, which keeps only the
+  /// newest, and pausing for `interval` after each redraw: at most one
+  /// redraw an interval, as a display's frames allow.
+  case pacedStream(Duration)
+}
+
+/// The pause of the paced stream: one frame at 60 Hz.
+let framePause = Duration.milliseconds(16)
+
 /// A detached task assigns `lagValues` values while a main-actor view
-/// observes with `policy`, redrawing for `redrawWork` each time; a main-actor
-/// heartbeat measures the longest the main actor was held at once.
+/// hears them as `listener` says, redrawing for `redrawWork` each time; a
+/// main-actor heartbeat measures the longest the main actor was held at once.
 @MainActor
-func runLag(_ policy: DeliveryPolicy) async -> LagRun {
+func runLag(_ listener: LagListener) async -> LagRun {
   let progress = ObservableValue(0)
   let heap = HeapPeak()
   let baseline = heap_bytes_in_use()
@@ -60,13 +73,29 @@ func runLag(_ policy: DeliveryPolicy) async -> LagRun {
   var lastShown = 0
   var shownAt = clock.now
   let (shownLast, shown) = AsyncStream<Void>.makeStream()
-  let subscription = progress.observe(delivering: policy) { _, new in
+  let redraw = { (new: Int) in
     calls += 1
     spin(for: redrawWork)
     lastShown = new
     if new == lagValues {
       shownAt = clock.now
       shown.yield()
+    }
+  }
+  var subscription: EventSubscription?
+  var reading: Task<Void, Never>?
+  switch listener {
+  case .observing(let policy):
+    subscription = progress.observe(delivering: policy) { _, new in redraw(new) }
+  case .pacedStream(let pause):
+    // Made here, before the producer starts: a stream subscribes when made.
+    let changes = progress.changes.values(bufferingPolicy: .bufferingNewest(1))
+    reading = Task { @MainActor in
+      for await change in changes {
+        redraw(change.new)
+        if change.new == lagValues { return }
+        try? await Task.sleep(for: pause)
+      }
     }
   }
   var longestGap = Duration.zero
@@ -92,6 +121,7 @@ func runLag(_ policy: DeliveryPolicy) async -> LagRun {
   for await _ in shownLast { break }
   beating.isOn = false
   await heartbeat.value
+  await reading?.value
   withExtendedLifetime(subscription) {}
   return LagRun(
     producing: producerEnd - producerStart, afterProducer: shownAt - producerEnd, calls: calls,
@@ -105,8 +135,12 @@ func runLaggingObserver() async {
       "peak heap growth", "longest main-actor hold",
     ]
   ]
-  for (name, policy) in [("every value", DeliveryPolicy.everyValue), ("latest", .latest)] {
-    let run = await runLag(policy)
+  let listeners: [(String, LagListener)] = [
+    ("every value", .observing(.everyValue)), ("latest", .observing(.latest)),
+    ("newest 1, paced", .pacedStream(framePause)),
+  ]
+  for (name, listener) in listeners {
+    let run = await runLag(listener)
     rows.append([
       name + (run.lastShown == lagValues ? "" : " (FAILED: last shown \(run.lastShown))"),
       readable(run.producing), readable(run.afterProducer),
@@ -116,6 +150,8 @@ func runLaggingObserver() async {
   }
   print(
     "A detached task assigns an ObservableValue<Int> \(lagValues) times; a main-actor view"
-      + " observes it, each redraw \(readable(redrawWork))")
+      + " observes it, each redraw \(readable(redrawWork)); the paced view reads"
+      + " values(bufferingPolicy: .bufferingNewest(1)) and pauses \(readable(framePause))"
+      + " after each redraw")
   printTable(rows)
 }
