@@ -6,6 +6,7 @@
 // here, so the articles' code keeps compiling; each test checks the output
 // the article shows in its comments.
 
+import Foundation
 import Multicast
 import Testing
 
@@ -1015,7 +1016,105 @@ struct VolumeView: View {
     Text("Volume \(Int(player.volume.value * 100))%")
   }
 }
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+struct SpeakerIcon: View {
+  let isAudible: DerivedValue<Bool>
+
+  var body: some View {
+    Image(systemName: isAudible.value ? "speaker.wave.2" : "speaker.slash")
+  }
+}
 #endif
+
+/// A stand-in for a view that draws a fraction, counting its redraws.
+@MainActor
+final class ProgressBar {
+  var fraction = 0.0 {
+    didSet { redraws += 1 }
+  }
+  private(set) var redraws = 0
+}
+
+@MainActor
+final class DownloadViewController {
+  let bar = ProgressBar()
+  private var subscription: EventSubscription?
+
+  func show(_ progress: ObservableValue<Double>) {
+    subscription = progress.observe(delivering: .latest) { [bar] _, new in
+      bar.fraction = new
+    }
+  }
+}
+
+/// Assigns `1...count` to `progress` from a new thread, and returns once all
+/// are assigned: the caller's isolation, blocked meanwhile, runs nothing.
+private func assignProgress(_ count: Int, to progress: ObservableValue<Double>) {
+  let assigned = DispatchSemaphore(value: 0)
+  Thread {
+    for step in 1...count { progress.value = Double(step) }
+    assigned.signal()
+  }.start()
+  assigned.wait()
+}
+
+/// Redraws `bar` with the latest of `progress`'s changes, at most once a
+/// frame, until `progress` is released.
+@MainActor
+private func redrawPaced(
+  _ progress: ObservableValue<Double>, on bar: ProgressBar
+) -> Task<Void, Never> {
+  let changes = progress.changes.values(bufferingPolicy: .bufferingNewest(1))
+  let reading = Task { @MainActor [bar] in
+    for await change in changes {
+      bar.fraction = change.new
+      try? await Task.sleep(for: .milliseconds(16))
+    }
+  }
+  return reading
+}
+
+@Suite("Documentation snippets: a progress view that keeps up")
+@MainActor
+struct ProgressSnippetTests {
+  @Test(
+    "A view controller subscribed for the latest redraws a few times for 10,000 changes made while the main actor was busy, the last change last"
+  )
+  func latestProgress() async {
+    let progress = ObservableValue(0.0)
+    let controller = DownloadViewController()
+    controller.show(progress)
+    assignProgress(10_000, to: progress)
+    await waitForDeliveries()
+    #expect(controller.bar.fraction == 10_000)
+    // Once, unless other tests' work for the main actor came between.
+    #expect(controller.bar.redraws <= 200, "redrew \(controller.bar.redraws) times")
+  }
+
+  @Test(
+    "A paced stream that keeps the newest redraws at most twice for 10,000 changes made while the main actor was busy, shows the last, and ends with the value"
+  )
+  func pacedProgress() async {
+    var progress: ObservableValue<Double>? = ObservableValue(0.0)
+    let bar = ProgressBar()
+    let reading = redrawPaced(progress!, on: bar)
+    assignProgress(10_000, to: progress!)
+    progress = nil  // the stream ends, and the task with it
+    // Bounded: a stream that did not end is cancelled after a minute.
+    let ended = await withTaskGroup(of: Bool.self) { group in
+      group.addTask { await reading.value; return true }
+      group.addTask { try? await Task.sleep(for: .seconds(60)); return false }
+      let first = await group.next() ?? false
+      if !first { reading.cancel() }
+      group.cancelAll()
+      return first
+    }
+    #expect(ended, "the stream did not end with the value")
+    #expect(bar.fraction == 10_000)
+    #expect(bar.redraws <= 2, "redrew \(bar.redraws) times")
+  }
+}
 
 #if canImport(Observation)
 import Observation
@@ -1062,6 +1161,28 @@ struct ObservationSnippetTests {
       player.volume.value = 0.7  // changed to 0.7
     }
     #expect(output == ["percent 50", "changed to 0.7"])
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  @Test(
+    "A derived value's read is tracked through its sources, and subscribes to none of them")
+  func trackedDerivedValue() {
+    let output = printed {
+      let player = MusicPlayer()
+      let isMuted = ObservableValue(false)
+      let isAudible = player.volume.combined(with: isMuted) { volume, isMuted in
+        volume > 0 && !isMuted
+      }
+      withObservationTracking {
+        print("audible", isAudible.value)  // audible true
+      } onChange: {
+        print("changed")
+      }
+      #expect(!player.volume.changes.hasObservers && !isMuted.changes.hasObservers)
+      isMuted.value = true  // changed
+      print("audible", isAudible.value)  // audible false
+    }
+    #expect(output == ["audible true", "changed", "audible false"])
   }
 
   @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)

@@ -16,7 +16,8 @@
 /// Either way each value it hears comes in the order sent, on the
 /// subscription's isolation, after every value sent before it to that
 /// isolation. For a stream, `values(bufferingPolicy: .bufferingNewest(1))`
-/// keeps the latest in the same way.
+/// keeps the latest in the same way; <doc:SwiftUIAndObservation> reads one
+/// to redraw at most once a frame.
 public enum DeliveryPolicy: Sendable, Hashable {
   /// Every value, in the order sent: the default.
   case everyValue
