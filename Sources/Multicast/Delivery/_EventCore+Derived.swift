@@ -94,8 +94,8 @@ extension _EventCore {
 /// A derived event's subscription to the event it derives from, which it holds strongly
 /// only while not subscribed (README.md, section 4; D11, D12).
 final class _UpstreamLink: @unchecked Sendable {
-  // @unchecked Sendable: `held`, `source` and `registration` are guarded by
-  // `lock`; the closures are set once, before the link is shared.
+  // @unchecked Sendable: the closures are set before the link is shared; the other vars are
+  // guarded by `lock`.
 
   /// Subscribes to the upstream core given, returning what is left once no lock is held.
   var subscribe: (AnyObject, UInt64, inout _SubscriberGarbage) -> (_Registration, () -> Void) = {
@@ -107,9 +107,8 @@ final class _UpstreamLink: @unchecked Sendable {
   }
   /// Has the upstream core, if derived, connect in turn: whoever subscribed may not have.
   var connectFurther: (AnyObject) -> Void = { _ in }
-  /// The derived event's connection number, if it has registrations (or,
-  /// for a derived value, a subscription being made holds it: the
-  /// argument); else `nil`, having ended its connection
+  /// The derived event's connection number, if it has registrations or (a derived value)
+  /// the argument says one is being made; else `nil`, its connection ended
   /// (``_EventCore/connectionIfObserved()``).
   var connection: (_ isHeld: Bool) -> (number: UInt64?, forgotten: Any?) = { _ in (0, nil) }
   private let lock = _Lock(
@@ -175,9 +174,8 @@ final class _UpstreamLink: @unchecked Sendable {
     if let connected { connectFurther(connected) }
   }
 
-  /// Runs `body`, which subscribes to a derived value from its current
-  /// value, with the connection held: the value is known when the
-  /// subscription's section reads it.
+  /// Runs `body`, which subscribes to a derived value from its current value, with the
+  /// connection held, so that the value is known when the subscription's section reads it.
   func holding<Result>(_ body: () -> Result) -> Result {
     lock.lock()
     holds += 1

@@ -4,9 +4,8 @@
 /// What a derived value's core does beside an event core's (README.md, section 4): keep
 /// its connection while a subscription is made, and send only through it (D11).
 extension _EventCore {
-  /// Subscribes to a value's changes as `mode` says: from a derived value's current value,
-  /// which the registration's section reads, with the connection held
-  /// (``_UpstreamLink/holding(_:)``).
+  /// Subscribes to a value's changes as `mode` says, from a derived value's current value
+  /// with the connection held (``_UpstreamLink/holding(_:)``).
   @usableFromInline
   func subscribeToValue(
     _ target: AnyObject?, from isolation: (any Actor)?, _ mode: _SubscriptionMode,
@@ -59,9 +58,8 @@ extension _EventCore {
 }
 
 extension _Derivation {
-  /// Makes the core of the derived value this derivation computes, whose
-  /// first source's core is `first`: connected upstream while it has
-  /// registrations, or a subscription being made holds it (D11).
+  /// Makes the derived value's core, whose first source's core is `first`, connected
+  /// upstream while it has registrations or a subscription being made holds it (D11).
   func makeCore(first: AnyObject) -> Core {
     let link = _UpstreamLink(source: first)
     let core = Core(
