@@ -35,10 +35,9 @@ public func waitForDeliveries(isolation: isolated (any Actor)? = #isolation) asy
   if let isolation {
     await _Destination.of(isolation).waitForQueued(from: isolation)
   } else {
-    // What one queue delivers may queue more on another (a derived event's
-    // values, a handler's sends): again, until a pass finds every queue
-    // idle, or for a chain eight deep, whichever comes first (other work may
-    // never let every queue rest).
+    // Deliveries may queue more on another queue (a derived event's values, a
+    // handler's sends): passes until one finds every queue idle, at most eight
+    // (other work may never let every queue rest).
     for _ in 0..<8 {
       var isSettled = true
       for destination in _Destination.all where !destination.isIdle {

@@ -1,9 +1,8 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// What an event core's storage guards besides the registrations, kept in
-/// the storage's state: reached only in one of its sections. (Not generic,
-/// so that the state's layout is known to code not specialized for a value.)
+/// What an event core's storage guards besides the registrations (README.md,
+/// section 2); not generic, so that its layout is known to unspecialized code.
 @usableFromInline
 struct _CoreState: _Guarded {
   /// A destination and the number of registrations not removed that
@@ -24,14 +23,8 @@ struct _CoreState: _Guarded {
     }
   }
 
-  /// The destinations the event's subscriptions run on, and those emptied:
-  /// one is added by the first registration on it and *parked* (count 0)
-  /// by its last; the parked are dropped together once they outnumber the
-  /// others and four, so that a destination emptied and used again costs
-  /// no allocation, and each is dropped in amortized O(1) (D6).
-  ///
-  /// Each holds one reference, given back when it is dropped or by
-  /// ``releaseAll()``, so that reading one counts no reference.
+  /// The destinations in use and parked (D6), each holding one reference, given
+  /// back when dropped or by ``releaseAll()``, so that reading one counts none.
   private(set) var destinations: [Unmanaged<Subscribed>] = []
   /// How many of `destinations` are parked.
   private var parked = 0
@@ -44,14 +37,11 @@ struct _CoreState: _Guarded {
   private var ownDestinationIfMade: _Destination? = nil
   /// The owner's notices, recorded and told (D10).
   var notices = _OccupancyNotices()
-  /// The core of the subscriptions that hear only the latest value, while
-  /// anything holds it (`_EventCore.latestOnly()`).
+  /// The latest-only core, while anything holds it (`_EventCore.latestOnly()`).
   weak var latestOnly: AnyObject?
-  /// A derived event's connection upstream, numbered anew as each ends, so
-  /// that what an ended one still forwards is dropped (D11).
+  /// A derived event's connection upstream, numbered anew as each ends (D11).
   var connection: UInt64 = 0
-  /// An observable value's registrar for Observation, made by its first
-  /// read of the value.
+  /// An observable value's Observation registrar, made by its first read.
   @usableFromInline var observation: _ValueObservation? = nil
 
   /// The event's destination of no actor, made on first use.
@@ -64,16 +54,13 @@ struct _CoreState: _Guarded {
     }
   }
 
-  /// The destination with `key`, and its count.
-  ///
-  /// - Complexity: O(1) on average: a search of at most 8, or a lookup.
+  /// The destination with `key`, and its count; O(1) on average (D6).
   func subscribed(_ key: _IsolationKey) -> Unmanaged<Subscribed>? {
     if let index { return index[key] }
     return destinations.first { $0._withUnsafeGuaranteedRef { $0.key == key } }
   }
 
-  /// Whether any destination is in use: whether a registration is not
-  /// removed.
+  /// Whether a registration is not removed: whether a destination is in use.
   var isUsed: Bool { destinations.count > parked }
 
   /// Counts a registration on `counted`, taking it out of the parked.
@@ -87,9 +74,7 @@ struct _CoreState: _Guarded {
     noteSole()
   }
 
-  /// Adds `destination`, with its first registration.
-  ///
-  /// - Complexity: O(1) on average.
+  /// Adds `destination`, with its first registration; O(1) on average.
   mutating func add(_ destination: _Destination) -> Unmanaged<Subscribed> {
     let added = Unmanaged.passRetained(Subscribed(destination, at: destinations.count))
     destinations.append(added)
@@ -103,11 +88,8 @@ struct _CoreState: _Guarded {
     return added
   }
 
-  /// Counts the registration whose `_Subscriber` is at `payload` removed,
-  /// parking its destination with the last: the storage tells it of every
-  /// removal.
-  ///
-  /// - Complexity: O(1), amortized.
+  /// The storage tells every removal: `removed` counts it down, parking the
+  /// destination with its last (D6); O(1) amortized.
   @usableFromInline static var hearsRemovals: Bool { true }
 
   @usableFromInline
@@ -149,9 +131,7 @@ struct _CoreState: _Guarded {
     noteSole()
   }
 
-  /// Drops every parked destination.
-  ///
-  /// - Complexity: O(d), where d is the number of destinations.
+  /// Drops every parked destination, in O(destinations).
   private mutating func dropParked() {
     var position = destinations.count
     while position > 0 {

@@ -1,17 +1,13 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// The state of one destination's serial queue: the work waiting, and who
-/// delivers it (see README.md).
-///
-/// Each transition runs with the destination's lock held and returns what
-/// the caller does after unlocking (deliver, or schedule a drain).
+/// One destination's serial queue, the work waiting and who delivers it: a
+/// transition runs under the destination's lock and returns what to do after.
 struct _DeliveryState {
   /// The most jobs a deliverer takes at once: the most one chunk holds.
   static let batchLimit = 256
 
-  /// Work arrived, oldest first: the chunks from `head` on, none empty;
-  /// those before `head` were handed over and are empty.
+  /// The chunks from `head` on wait, oldest first; those before are empty.
   private var chunks: [[_DeliveryJob]] = []
   private var head = 0
   private(set) var isScheduled = false
@@ -19,21 +15,15 @@ struct _DeliveryState {
   /// How many jobs have arrived, and been handed to deliverers, ever.
   private var arrived: UInt64 = 0
   private var taken: UInt64 = 0
-  /// The deliverer's debt: the jobs up to this number, which it delivers
-  /// before it may stop (D9).
-  ///
-  /// A caller that becomes the deliverer owes what
-  /// waited and its own job; what its own thread sends while it delivers
-  /// (a handler's send) is added.
+  /// The deliverer owes the jobs numbered up to this, as `arrived` counts (D9).
   private var owed: UInt64 = 0
   /// The thread of the deliverer, or of the last one.
   private var deliverer: UInt32 = .max
 
-  /// Whether no work waits.
   var isEmpty: Bool { head == chunks.count }
 
-  /// The state's flags in one word, which the destination mirrors in its
-  /// status word (D1), with the deliverer's thread while one delivers.
+  /// The flags, mirrored in the destination's status word (D1) with the
+  /// deliverer's thread.
   struct Flags: OptionSet, Equatable {
     let rawValue: UInt64
 
@@ -49,7 +39,6 @@ struct _DeliveryState {
       Flags(rawValue: Flags.delivering.rawValue | UInt64(thread) << 8)
     }
 
-    /// The deliverer's thread, while someone delivers.
     var deliverer: UInt32 { UInt32(truncatingIfNeeded: rawValue >> 8) }
   }
 
@@ -60,9 +49,7 @@ struct _DeliveryState {
     return flags
   }
 
-  /// Takes what the two lock-free transitions changed (`idle` to
-  /// `onlyDelivering` and back): whether someone delivers, and on which
-  /// thread.
+  /// Takes in what the two lock-free transitions changed (D1).
   mutating func applyLockFreeTransitions(_ flags: Flags) {
     precondition(
       flags.contains(.waiting) == !isEmpty && flags.contains(.scheduled) == isScheduled,
@@ -77,28 +64,21 @@ struct _DeliveryState {
   /// The work waiting, oldest first; O(n), for tests.
   var waiting: [_DeliveryJob] { Array(chunks[head...].joined()) }
 
-  /// What the caller of ``arrive(_:isHere:thread:taking:)`` must do.
+  /// What the caller of ``arrive(_:isHere:thread:taking:superseding:_:)`` does.
   enum Arrival: Equatable {
-    /// Deliver the job itself now (nothing waited); then ``next(_:isPastBudget:)``.
+    /// Deliver the job, nothing waiting; then ``next(_:isPastBudget:)``.
     case deliverDirectly
-    /// Deliver the batch now (what waited, the job last if it fits); then
-    /// ``next(_:isPastBudget:)``.
+    /// Deliver `batch`; then ``next(_:isPastBudget:)``.
     case deliverBatch
-    /// Schedule a drain task on the destination's actor.
     case scheduleDrain
     /// Nothing: the delivery in progress, or the drain scheduled, takes it.
     case none
-    /// Nothing: the destination is idle and its actor gone, so the job was
-    /// not queued (D7). Only `_Destination.arrive` finds it, before the lock.
+    /// Not queued: idle, its actor gone (D7); found only before the lock.
     case orphaned
   }
 
-  /// Work arrives from `thread`, on the destination's isolation (`isHere`)
-  /// or another.
-  ///
-  /// With `superseding`, the work may go into a job waiting instead of a
-  /// new one, if `supersede` takes it there (a coalescing event's newer
-  /// value); that job then goes last, where a new one would (D4).
+  /// Work arrives from `thread`, on the destination's isolation (`isHere`) or
+  /// not; `supersede` may take it into a waiting job, then moved last (D4).
   mutating func arrive(
     _ job: () -> _DeliveryJob, isHere: Bool, thread: UInt32, taking batch: inout [_DeliveryJob],
     superseding: Bool = false, _ supersede: (inout _DeliveryJob) -> Bool = { _ in false }
@@ -106,7 +86,7 @@ struct _DeliveryState {
     let isSuperseded = superseding && !isEmpty && supersedeWaiting(supersede)
     if isDelivering {
       if !isSuperseded { append(job()) }
-      // Sent by the deliverer's own handlers: part of what it delivers.
+      // A handler's send: the deliverer owes it too (D9).
       if isHere && thread == deliverer { owed = arrived }
       return .none
     }
@@ -128,11 +108,8 @@ struct _DeliveryState {
     return .scheduleDrain
   }
 
-  /// A caller on the destination's isolation with nothing to send takes
-  /// what waits, unless someone delivers.
-  ///
-  /// - Returns: Whether `batch` holds work to deliver (then ``next(_:isPastBudget:)``),
-  ///   all owed.
+  /// A caller here with nothing to send takes what waits, owing it all, unless
+  /// someone delivers; true if it did (then ``next(_:isPastBudget:)``).
   mutating func claim(
     taking batch: inout [_DeliveryJob], thread: UInt32, owingAll: Bool = true
   ) -> Bool {
@@ -144,18 +121,13 @@ struct _DeliveryState {
     return true
   }
 
-  /// The scheduled drain starts on the actor; it owes nothing.
-  ///
-  /// - Returns: Whether `batch` holds work to deliver (then ``next(_:isPastBudget:)``).
+  /// The scheduled drain starts on the actor, owing nothing; as `claim`.
   mutating func startDrain(taking batch: inout [_DeliveryJob], thread: UInt32) -> Bool {
     isScheduled = false
     return claim(taking: &batch, thread: thread, owingAll: false)
   }
 
-  /// The scheduled drain, before it hops to its actor, ends if nothing is
-  /// left for it.
-  ///
-  /// - Returns: Whether it ended; if not, it goes on to ``startDrain(taking:)``.
+  /// The scheduled drain, before it hops, ends if nothing is left; true if so.
   mutating func cancelDrainIfIdle() -> Bool {
     guard isEmpty, !isDelivering else { return false }
     isScheduled = false
@@ -166,7 +138,6 @@ struct _DeliveryState {
   enum Next {
     /// Deliver `batch`, which holds jobs it owes (`isOwed`) or not.
     case deliver(isOwed: Bool)
-    /// Stop: nothing is left.
     case finish
     /// Stop, and schedule a drain for what is left (D9).
     case pause
@@ -174,9 +145,8 @@ struct _DeliveryState {
     case pauseScheduled
   }
 
-  /// A deliverer hands back its delivered (emptied) batch and takes the
-  /// next one; or ends the delivery when nothing is left, or when it owes
-  /// nothing more and its budget is spent (`isPastBudget`).
+  /// A deliverer hands back its emptied batch and takes the next; or stops when
+  /// nothing is left, or when it owes nothing and `isPastBudget` (D9).
   mutating func next(_ batch: inout [_DeliveryJob], isPastBudget: Bool) -> Next {
     precondition(isDelivering, "D3: a delivery ended that had not started")
     precondition(batch.isEmpty, "a batch was handed back before it was delivered")
@@ -192,9 +162,7 @@ struct _DeliveryState {
     return .deliver(isOwed: wasOwed)
   }
 
-  /// A deliverer stops between two batches, its budget spent (D9).
-  ///
-  /// - Returns: Whether the caller must schedule a drain for what is left.
+  /// A deliverer stops between batches (D9); true if a drain must be scheduled.
   mutating func pause() -> Bool {
     precondition(isDelivering, "D3: a delivery paused that had not started")
     isDelivering = false
@@ -203,9 +171,7 @@ struct _DeliveryState {
     return true
   }
 
-  /// A drain stops before `rest`, which goes back to the front (D4).
-  ///
-  /// - Returns: Whether the caller must schedule a drain for what is left.
+  /// A drain stops before `rest`, put back in front (D4); as ``pause()``.
   mutating func pause(returning rest: [_DeliveryJob]) -> Bool {
     taken &-= UInt64(rest.count)
     if !rest.isEmpty, head > 0 {
@@ -230,9 +196,7 @@ struct _DeliveryState {
     head = 0
   }
 
-  /// Traps unless D2 holds, in checked builds; empty otherwise.
-  ///
-  /// The destination calls it after every transition.
+  /// Traps unless D2 holds, in checked builds; called after every transition.
   @inline(__always)
   func checkInvariants() {
     #if MULTICAST_INTERNAL_CHECKS
@@ -246,11 +210,8 @@ struct _DeliveryState {
     #endif
   }
 
-  /// Whether `supersede` took the arriving work into one of the last jobs
-  /// waiting, which then goes last.
-  ///
-  /// Only the last 8 are searched: a coalescing event's job behind more
-  /// of other work stays, and the work gets a job of its own.
+  /// Whether `supersede` took the work into one of the last 8 jobs waiting,
+  /// then moved last; a job further back stays, and the work gets its own.
   private mutating func supersedeWaiting(_ supersede: (inout _DeliveryJob) -> Bool) -> Bool {
     var (chunk, index) = (chunks.count - 1, chunks[chunks.count - 1].count - 1)
     for _ in 0..<8 {
@@ -268,8 +229,7 @@ struct _DeliveryState {
     return false
   }
 
-  /// Moves the job at `index` of `chunk` to the end of the queue, dropping
-  /// its chunk if that empties it.
+  /// Moves a job to the end of the queue, dropping its chunk if emptied.
   private mutating func moveLast(_ chunk: Int, _ index: Int) {
     let last = chunks.count - 1
     guard chunk < last || index < chunks[last].count - 1 else { return }

@@ -6,22 +6,16 @@ protocol _SourceListener: AnyObject, Sendable {
   /// A source's value when the derivation subscribed to it, in that
   /// subscription's section, if the source knew it.
   func record(_ value: Any, at index: Int, through connection: UInt64)
-  /// A source's change, delivered where no actor is; `core` is the derived
-  /// value's.
+  /// A source's change, delivered where no actor is; `core` is the derived value's.
   func forward(old: Any, new: Any, at index: Int, through connection: UInt64, core: AnyObject)
 }
 
-/// How a derivation handles one source's core, whose value it knows only
-/// as `Any`.
+/// How a derivation handles one source's core, whose value it knows only as `Any`.
 class _SourceKind: @unchecked Sendable {
   // @unchecked Sendable: no stored state.
 
-  /// Subscribes `listener` to `core` from no actor, for `connection`; the
-  /// handler holds `derived`, the derived value's core, as a derived
-  /// event's subscription upstream does.
-  ///
-  /// - Returns: The subscription, and what is left to do once no lock is
-  ///   held.
+  /// Subscribes `listener` to `core` from no actor, for `connection`, the handler holding
+  /// `derived` as a derived event's subscription does; returns what is left to do, too.
   func register(
     _ listener: any _SourceListener, on core: AnyObject, at index: Int,
     through connection: UInt64, derived: AnyObject, into garbage: inout _SubscriberGarbage
@@ -29,9 +23,8 @@ class _SourceKind: @unchecked Sendable {
     preconditionFailure("a source kind is abstract")
   }
 
-  /// Ends a subscription made by ``register(_:on:at:through:derived:into:)``.
-  ///
-  /// - Returns: What is left to do once no lock is held.
+  /// Ends a subscription made by ``register(_:on:at:through:derived:into:)``, returning
+  /// what is left to do.
   func unregister(
     _ registration: _Registration, on core: AnyObject, into garbage: inout _SubscriberGarbage
   ) -> () -> Void {
@@ -88,45 +81,24 @@ final class _WeakSourceCore: @unchecked Sendable {
   init(_ core: AnyObject) { self.core = core }
 }
 
-/// How a derived value follows its sources while it is observed: their
-/// latest values (its *inputs*), and the changes it makes of them.
-///
-/// A source's change reaches ``forward(old:new:at:through:core:)`` where no
-/// actor is, from each source in the order of its changes, and from
-/// different sources on different threads at once. Each change records its
-/// input, computes the derived value with no lock held (D12), and commits
-/// it only if no input changed meanwhile; otherwise it computes again,
-/// unless a later commit already included it. So the derived value's
-/// changes, in its core's order, are each made from inputs that were
-/// current together, and each change of each source is in one of them.
-///
-/// Once connected, the derived core has no latest value until one is
-/// computed (``start(_:)``), before the subscription that connected
-/// returns, from the inputs recorded in the sections that subscribed to the
-/// sources, or read from derived sources that started later. A subscription
-/// that needs that value in its own section (`observeValue`) holds the
-/// connection first (``holding(_:_:)``).
-///
-/// Lock order: the link's, a source core's, this one's, the derived core's.
+/// How a derived value follows its sources while observed (README.md, section 4): their
+/// changes reach ``forward(old:new:at:through:core:)`` where no actor is, in each source's
+/// order, but from different sources on different threads at once.
 final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
-  // @unchecked Sendable: every stored var is guarded by `lock`, except
-  // `registrations`, touched only by the connecting and disconnecting that
-  // the derived value's `_UpstreamLink` runs under its lock, and
-  // `tellReaders`, set before the derivation is shared. The derived value
-  // stress tests run under ThreadSanitizer.
+  // @unchecked Sendable: every stored var is guarded by `lock`, but `registrations`, touched
+  // only in the connecting and disconnecting the `_UpstreamLink` runs under its lock, and
+  // `tellReaders`, set before the derivation is shared. Stress tests run under ThreadSanitizer.
   typealias Core = _EventCore<(old: Output, new: Output)>
 
   let transform: @Sendable ([Any]) -> Output
   private let kinds: [_SourceKind]
-  /// Tells Observation's readers of the derived value, if it lives and was
-  /// read, that its value changed.
+  /// Tells Observation's readers of the derived value, if it lives and was read, of a change.
   var tellReaders: @Sendable () -> Void = {}
 
   private let lock = _Lock(
     initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
-  /// The sources' cores, held while not connected to them, so that the
-  /// derived value can connect again; only weakly while connected, since a
-  /// subscription to a source holds the derived value's core.
+  /// The sources' cores, held while not connected, to connect again; only weakly while
+  /// connected, since a subscription to a source holds the derived value's core.
   private var held: [AnyObject?]
   private let cores: [_WeakSourceCore]
   /// The connection whose inputs these are, or `nil` while not connected.
@@ -169,11 +141,8 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
 
   // MARK: Connecting, under the link's lock
 
-  /// Subscribes to every source that lives, for connection `number`;
-  /// `first`, the first source's core, is the link's.
-  ///
-  /// - Returns: The first source's subscription, for the link, and what to
-  ///   do once no lock is held: the first value computed among it.
+  /// Subscribes to every source that lives, for connection `number` (`first`, the link's,
+  /// first); returns the first subscription, and what is left, the first value among it.
   func connect(
     _ first: AnyObject, _ number: UInt64, core: Core, into garbage: inout _SubscriberGarbage
   ) -> (_Registration, () -> Void) {
@@ -210,9 +179,7 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
     )
   }
 
-  /// Ends the subscriptions to the sources, and holds them again.
-  ///
-  /// - Returns: What is left to do once no lock is held.
+  /// Ends the subscriptions to the sources and holds them again, returning what is left.
   func disconnect(into garbage: inout _SubscriberGarbage) -> () -> Void {
     let sources: [AnyObject?] = locked {
       connection = nil
@@ -230,9 +197,8 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
     return { for followup in followups { followup() } }
   }
 
-  /// Has each derived source connect, as the subscription to it may not
-  /// have yet (another thread may be making it), then computes the first
-  /// value, if none is known.
+  /// Has each derived source connect, as another thread may not have yet, then computes
+  /// the first value, if none is known.
   func connectFurther(_ core: Core) {
     let sources = locked { cores.map(\.core) }
     for source in sources {
@@ -250,9 +216,8 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
     }
   }
 
-  /// Computes the first value of the current connection, if the derived
-  /// core has none, and makes it its latest value, telling no one: no one
-  /// subscribed can have heard another.
+  /// Computes the current connection's first value, if the derived core has none, and makes
+  /// it its latest, telling no one: no one subscribed can have heard another.
   func start(_ core: Core) {
     while true {
       var missing: [(index: Int, core: AnyObject)] = []
@@ -323,10 +288,8 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
     }
   }
 
-  /// Sends the change to `value` on `core`, if the inputs are still those
-  /// of `versions`; `before` is the value before, if the core has none.
-  ///
-  /// - Returns: `false` when the inputs changed meanwhile: compute again.
+  /// Sends the change to `value` on `core` if the inputs are still those of `versions`
+  /// (`before`: the value before, if the core has none); `false` if not: compute again.
   private func commit(
     _ value: Output, before: Output?, through connection: UInt64, _ versions: [UInt64],
     _ core: Core

@@ -4,10 +4,8 @@
 internal import _MulticastAtomics
 
 extension _Destination {
-  /// Delivers `batch`, then what waits behind it, as this destination's one
-  /// deliverer, on its isolation: until nothing is left or, once the jobs
-  /// it owes (those up to `owed`) are delivered, until `drainBudget` has
-  /// passed; then it hands what is left to a drain (D9).
+  /// Delivers `batch`, then what waits, as the one deliverer, until nothing is
+  /// left or it pauses for a drain (D9).
   func deliverQueued(_ batch: inout [_DeliveryJob]) {
     var deadline = UInt64.max
     while true {
@@ -37,11 +35,8 @@ extension _Destination {
     Self.forEachRun(of: batch) { source, jobs in source.deliver(jobs, at: self) }
   }
 
-  /// Calls `body` with each run of one source's jobs in `batch`, in order,
-  /// then finishes them (D8).
-  ///
-  /// Jobs are read in place: a copy would copy
-  /// each payload too.
+  /// Calls `body` with each run of one source's jobs in `batch`, read in place
+  /// (a copy would copy each payload), then finishes them (D8).
   private static func forEachRun(
     of batch: [_DeliveryJob],
     _ body: (any _DeliverySource, UnsafeBufferPointer<_DeliveryJob>) -> Void
@@ -59,10 +54,8 @@ extension _Destination {
     }
   }
 
-  /// How long a deliverer delivers beyond what it owes before it gives
-  /// its actor and its thread back (D9), in nanoseconds: short enough that
-  /// other work waits little, long enough that hops stay rare (Performance,
-  /// "Across actors").
+  /// How long a deliverer goes on past what it owes (D9), in nanoseconds: short
+  /// enough that other work waits little, long enough that hops stay rare.
   static let drainBudget: UInt64 = 500_000
 
   /// What a drain task runs on the destination's actor, `actor`.
@@ -73,13 +66,8 @@ extension _Destination {
     deliverQueued(&batch)
   }
 
-  /// ``drain(on:)`` for a mortal actor, which stops, its rest put back,
-  /// once the actor's strong count falls below `references`, the count
-  /// the task saw: the task's own reference hides a last owner's release
-  /// from weak references (D7, D8).
-  ///
-  /// - Returns: Whether the caller must schedule a drain for what is left,
-  ///   after letting the actor go.
+  /// ``drain(on:)`` for a mortal actor, job by job (README.md, section 3); true
+  /// if the caller must schedule a drain, after letting the actor go.
   private func drain(on actor: isolated any Actor, heldBy references: UInt) -> Bool {
     var batch: [_DeliveryJob] = []
     guard withLockedState({ $0.startDrain(taking: &batch, thread: _multicast_thread_number()) })
@@ -107,19 +95,15 @@ extension _Destination {
     } while true
   }
 
-  /// The number of strong references to `actor`, counting the caller's;
-  /// compared only with a count made by this same function, so that what a
-  /// build's calling conventions add cancels out.
+  /// The actor's strong reference count, compared only with another reading
+  /// by this function, so that what calling conventions add cancels out.
   @inline(never)
   private static func strongReferences(to actor: any Actor) -> UInt {
     _getRetainCount(actor)
   }
 
-  /// Schedules a task that drains the queue on the destination's actor; or,
-  /// if the actor is gone, abandons what waits (D7): each job's source but
-  /// `spared` is told, in runs.
-  ///
-  /// - Returns: Whether the actor is gone.
+  /// Schedules a drain task; or, if the actor is gone, abandons what waits
+  /// (D7), telling each source but `spared` its runs; true if it is gone.
   @discardableResult
   func scheduleDrain(sparing spared: AnyObject? = nil) -> Bool {
     guard actorIdentity != nil else {

@@ -4,19 +4,15 @@
 internal import _MulticastAtomics
 
 extension _Destination {
-  /// The main actor's destination.
   static let main = _Destination(actor: MainActor.shared)
 
-  /// The destination of work that awaits no actor (an `onActor` body
-  /// isolated to none), drained on the global executor.
+  /// Where `onActor` bodies of no actor run, drained on the global executor.
   static let unisolated = _Destination(actor: nil)
 
   private static let registry = _DestinationRegistry()
 
-  /// The one destination of `actor`, made on first use; or, for `nil`,
-  /// ``unisolated``.
-  ///
-  /// - Complexity: O(1) on average, with a process-wide lock held.
+  /// The one destination of `actor`, made on first use, or ``unisolated``;
+  /// O(1) on average, under a process-wide lock.
   static func of(_ actor: (any Actor)?) -> _Destination {
     guard let actor else { return unisolated }
     if actor === MainActor.shared { return main }
@@ -29,8 +25,7 @@ extension _Destination {
     [main, unisolated] + registry.destinations
   }
 
-  /// Notes that this destination of no actor, an event's own, handed work
-  /// to a drain, for ``waitForDeliveries(isolation:)``.
+  /// Notes that this event's own destination handed work to a drain.
   func noteDraining() {
     Self.registry.noteDraining(self)
   }
@@ -38,7 +33,7 @@ extension _Destination {
 
 /// The destinations of actors other than the main actor, held weakly.
 private final class _DestinationRegistry: @unchecked Sendable {
-  // @unchecked Sendable: `entries` and `pruneAt` are guarded by `lock`.
+  // @unchecked Sendable: the stored vars are guarded by `lock`.
 
   private struct Entry {
     weak var destination: _Destination?

@@ -3,20 +3,13 @@
 
 internal import _MulticastAtomics
 
-/// One place where handlers run, an actor or "no actor", with the serial
-/// queue of the work bound for it (see README.md).
-///
-/// An actor's destination comes from ``of(_:)`` and is shared by every
-/// subject and face that delivers there (D4); each event makes its own
-/// destination of no actor, delivered by the threads that send and by drain
-/// tasks they hand work to.
+/// Where handlers run, an actor or no actor, with one serial queue (README.md,
+/// section 1).
 final class _Destination: @unchecked Sendable {
   // @unchecked Sendable: `state` is guarded by `lock`, `status` is atomic
   // (D1); the rest is immutable or a weak reference.
 
-  /// The actor's identity, or `nil` for no actor.
   let actorIdentity: ObjectIdentifier?
-  /// The actor's executor, which tells at run time whether code runs here.
   let executor: _ExecutorIdentity?
   /// The actor, unless it is the main actor: held weakly (D7).
   private weak let otherActor: (any Actor)?
@@ -26,14 +19,12 @@ final class _Destination: @unchecked Sendable {
   /// Whether the actor may die, leaving the destination orphaned (D7).
   let isOfMortalActor: Bool
   private let lock: _Lock
-  /// Read and written only through ``withLockedState(_:)``.
   private var state = _DeliveryState()
   /// The state's flags, plus ``lockedFlag`` while the lock is held (D1).
   private let status: UnsafeMutablePointer<UInt64>
 
   private static let lockedFlag: UInt64 = 1 << 63
 
-  /// Creates the destination of `actor`, or of no actor.
   init(actor: (any Actor)?) {
     actorIdentity = actor.map { ObjectIdentifier($0) }
     executor = actor.map { _ExecutorIdentity(of: $0) }
@@ -55,8 +46,7 @@ final class _Destination: @unchecked Sendable {
     UnsafeMutableRawPointer(status).deallocate()
   }
 
-  /// Runs `body` on the state with the lock held: the one way the state
-  /// changes, but for the two lock-free transitions (D1).
+  /// Runs `body` on the state with the lock held (D1).
   func withLockedState<Result>(_ body: (inout _DeliveryState) -> Result) -> Result {
     lock.lock()
     let flags = _multicast_fetch_or(status, Self.lockedFlag)
@@ -69,8 +59,7 @@ final class _Destination: @unchecked Sendable {
     return result
   }
 
-  /// Starts delivering a send here without the lock, from `idle`, as the
-  /// calling thread (D1).
+  /// Claims an idle destination without the lock, for the calling thread (D1).
   @inline(__always)
   func claimIfIdle() -> Bool {
     _multicast_compare_exchange(
@@ -78,8 +67,7 @@ final class _Destination: @unchecked Sendable {
       _DeliveryState.Flags.onlyDelivering(by: _multicast_thread_number()).rawValue)
   }
 
-  /// Ends the calling thread's delivery without the lock when nothing
-  /// arrived meanwhile (D1).
+  /// Ends the calling thread's delivery without the lock if nothing came (D1).
   @inline(__always)
   func finishIfOnlyDelivering() -> Bool {
     _multicast_compare_exchange(
@@ -96,20 +84,15 @@ final class _Destination: @unchecked Sendable {
   /// Whether the destination belongs to an actor that is gone (D7).
   var isOrphaned: Bool { isOfMortalActor && otherActor == nil }
 
-  /// Whether code whose isolation is `isolation` runs here.
-  ///
-  /// The static isolation decides or, where it is `nil`, the runtime's
-  /// current executor. A mortal actor must also be alive, so that a new
-  /// actor at a dead one's address is never taken for it (D7).
+  /// Whether code isolated to `isolation` runs here (README.md, section 1).
   @inline(__always)
   func isCurrent(_ isolation: (any Actor)?) -> Bool {
     var loaded: [any Actor]? = nil
     return isCurrent(isolation, keepingAlive: &loaded)
   }
 
-  /// ``isCurrent(_:)`` with a lock held, loading no actor: `false` for code
-  /// isolated to no actor on a mortal actor's executor, which
-  /// ``isCurrent(_:keepingAlive:)`` answers.
+  /// ``isCurrent(_:)`` under a lock, loading no actor: `false` for code of no
+  /// actor on a mortal actor's executor.
   @inline(__always)
   func isCurrentLoadingNothing(_ isolation: (any Actor)?) -> Bool {
     guard let actorIdentity else { return true }
@@ -120,9 +103,8 @@ final class _Destination: @unchecked Sendable {
     return !isOfMortalActor && isCurrentExecutor()
   }
 
-  /// ``isCurrent(_:)`` with a lock held: a mortal actor the caller does not
-  /// hold, loaded to see that it lives, goes to `loaded`, released after
-  /// unlocking, so that its `deinit` never runs under the lock (D12).
+  /// ``isCurrent(_:)`` under a lock: a mortal actor loaded to see that it
+  /// lives goes to `loaded`, released after unlocking (D12).
   @inline(__always)
   func isCurrent(_ isolation: (any Actor)?, keepingAlive loaded: inout [any Actor]?) -> Bool {
     guard let actorIdentity else { return true }
@@ -139,11 +121,8 @@ final class _Destination: @unchecked Sendable {
     return true
   }
 
-  /// Whether nothing waits or is delivered here and the actor is gone.
-  ///
-  /// Work arriving from `isolation` is then not queued (D7). An actor
-  /// loaded to see that it lives goes to `loaded`, released after unlocking
-  /// (D12); `isolation`, which the caller holds, is not loaded.
+  /// Whether the actor is gone and nothing waits or is delivered, so that work
+  /// is not queued (D7), loading as ``isCurrent(_:keepingAlive:)`` does.
   @inline(__always)
   private func isIdleAndOrphaned(
     from isolation: (any Actor)?, keepingAlive loaded: inout [any Actor]?
@@ -167,10 +146,8 @@ final class _Destination: @unchecked Sendable {
     executor?.isCurrent(isMainActor: isMainActor) ?? false
   }
 
-  /// Traps unless the caller delivers here as the one deliverer, on the
-  /// destination's isolation (D3): in debug and checked builds, before any
-  /// work is delivered, a queued broadcast whose body's isolation was
-  /// dropped included; empty otherwise.
+  /// Traps, in checked builds, unless the caller is the one deliverer, on the
+  /// destination's isolation (D3), a body whose isolation was dropped included.
   @inline(__always)
   func checkDelivering() {
     _check(
@@ -183,8 +160,7 @@ final class _Destination: @unchecked Sendable {
 
   // MARK: Arriving
 
-  /// Work arrives from `isolation` (``_DeliveryState/arrive(_:isHere:thread:taking:superseding:_:)``);
-  /// `job` is made only if the work is queued.
+  /// Work arrives from `isolation`; `job` is made only if it is queued.
   func arrive(
     _ job: () -> _DeliveryJob, from isolation: (any Actor)?, taking batch: inout [_DeliveryJob],
     keepingAlive loaded: inout [any Actor]?
@@ -194,11 +170,8 @@ final class _Destination: @unchecked Sendable {
     }
   }
 
-  /// ``arrive(_:from:taking:keepingAlive:)`` of a coalescing event's work,
-  /// which `supersede` may take into a job waiting instead.
-  ///
-  /// Where no actor is, it waits for a drain: a handler that lags then
-  /// falls behind here, and not upstream.
+  /// ``arrive(_:from:taking:keepingAlive:)`` of a coalescing event's work
+  /// (README.md, section 4).
   @inline(never)
   func arrive(
     _ job: () -> _DeliveryJob, from isolation: (any Actor)?, taking batch: inout [_DeliveryJob],
@@ -225,8 +198,7 @@ final class _Destination: @unchecked Sendable {
     }
   }
 
-  /// Sends `job` from `isolation`: delivered before returning when the
-  /// caller runs here, otherwise queued.
+  /// Sends `job` from `isolation`: delivered at once here, else queued.
   func send(_ job: _DeliveryJob, from isolation: (any Actor)?) {
     var batch: [_DeliveryJob] = []
     var loaded: [any Actor]? = nil
@@ -257,8 +229,7 @@ final class _Destination: @unchecked Sendable {
     }
   }
 
-  /// Queues `job`, even from the destination's own isolation: work that only
-  /// a drain task can deliver.
+  /// Queues `job`, even from here: work that only a drain delivers.
   func enqueue(_ job: _DeliveryJob) {
     var batch: [_DeliveryJob] = []
     let arrival = withLockedState {
@@ -267,8 +238,8 @@ final class _Destination: @unchecked Sendable {
     if arrival == .scheduleDrain { scheduleDrain() }
   }
 
-  /// Delivers what waits, for a caller that runs here with nothing to send,
-  /// unless someone delivers.
+  /// Delivers what waits, for a caller here with nothing to send, unless
+  /// someone delivers.
   func deliverWaiting() {
     // Work that arrives after this load schedules its own drain.
     if _multicast_load_acquire(status) & _DeliveryState.Flags.waiting.rawValue == 0 { return }

@@ -2,15 +2,9 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 extension _EventCore {
-  /// Registers `handler`, to run on `isolation`, for as long as `object`
-  /// lives, with a first value, if there is one.
-  ///
-  /// The first value is the latest value, if there is one and the
-  /// subscription starts with it or the core replays it. `registered` runs
-  /// in the section that makes the registration.
-  ///
-  /// That section also orders the sends, so the first value comes before
-  /// every value sent after, and arrives at the destination like a send (D4).
+  /// Registers `handler` on `isolation` while `object` lives, with the latest value
+  /// first if `startingWithLatest` or the core replays: it arrives in the section that
+  /// orders the sends, before every later one (D4), and `registered` runs there.
   @inline(__always)
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
@@ -26,11 +20,8 @@ extension _EventCore {
     return registration
   }
 
-  /// ``register(_:from:handler:startingWithLatest:registered:)``'s section
-  /// alone: what it dropped goes to `garbage`.
-  ///
-  /// - Returns: The registration, and what is left to do once no lock is
-  ///   held (``follow(_:from:)``): the first value's delivery among it.
+  /// ``register(_:from:handler:startingWithLatest:registered:)``'s section alone: what
+  /// it drops goes to `garbage`; what is left, the first value's delivery, is returned.
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
     startingWithLatest: Bool, into garbage: inout _SubscriberGarbage,

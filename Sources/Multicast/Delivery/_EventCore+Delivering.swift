@@ -2,11 +2,8 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 extension _EventCore {
-  /// Delivers a run of this core's jobs on `destination`, in order.
-  ///
-  /// A run
-  /// of sends shares one walk, begun with the lock: each send joins it,
-  /// without the lock, for the registrations made before it (D5).
+  /// Delivers a run of this core's jobs on `destination`, in order: a run of sends
+  /// shares one walk, begun with the lock, that each joins for its own end (D5).
   func deliver(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
     var runEnd: UInt64?
     if jobs.count > 1 {
@@ -33,8 +30,8 @@ extension _EventCore {
     }
   }
 
-  /// Queued jobs that will never be delivered, their destination's actor
-  /// gone (D7): the destination goes; waiting notices are dropped.
+  /// Jobs never to be delivered, their actor gone (D7): the destination goes,
+  /// and the notices waiting.
   func drop(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
     if destination === ownerDestination { dropNotices() }
     drop(orphaned: [destination])
@@ -48,12 +45,9 @@ extension _EventCore {
     }
   }
 
-  /// Calls, with the value at `value`, in registration order, every live
-  /// subscription numbered below `end` whose destination's key is `first`
-  /// or `second`; from `cursor` if the send began the walk (it is used up).
-  ///
-  /// Subscriptions whose targets died unremoved are swept if they cost the
-  /// walk too much (the storage's README, section 5).
+  /// Calls, with the value at `value`, in registration order, every live subscription
+  /// numbered below `end` whose key is `first` or `second`, from `cursor` if the send
+  /// began the walk (using it up); sweeps if the dead cost too much (storage section 5).
   @inline(__always) func walk(
     _ value: UnsafeRawPointer, from cursor: inout _SubscriberCursor?,
     end: UInt64, _ first: _IsolationKey, _ second: _IsolationKey

@@ -1,9 +1,8 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// What a derived event's subscription upstream forwards through: a
-/// value reaches the derived event only while that subscription is its
-/// current one (D11), never after it ended.
+/// What a derived event's subscription upstream forwards through: a value reaches the
+/// derived event only while that is its current connection (D11).
 @usableFromInline
 struct _Connection<Value> {
   @usableFromInline let core: _EventCore<Value>
@@ -15,8 +14,7 @@ struct _Connection<Value> {
     withUnsafePointer(to: value) { core.send(at: UnsafeRawPointer($0), through: number) }
   }
 
-  /// Forgets the derived event's latest value: the value sent upstream made
-  /// nothing to send here (a filter said no).
+  /// Forgets the derived event's latest value: the value sent upstream made none here.
   @inlinable
   func forgetLatest() {
     core.forgetLatest(through: number)
@@ -24,15 +22,9 @@ struct _Connection<Value> {
 }
 
 extension _EventCore {
-  /// Makes the core of an event derived from this one: while it has
-  /// subscriptions, it holds one here, made where no actor is, whose
-  /// handler passes each value to `forward` with the derived core's
-  /// connection.
-  ///
-  /// Its registrations connect it before they return, its last-observer
-  /// notice disconnects it (D11); it replays when this core does. Who holds
-  /// whom is in README.md, section 4, "How do derived events connect":
-  /// never both ways.
+  /// Makes the core of an event derived from this one, which, while it has subscriptions,
+  /// holds one here, made where no actor is, passing each value to `forward` with its
+  /// connection, and replays when this core does (README.md, section 4; D11).
   @usableFromInline
   func derive<Output>(
     _ forward: @escaping @Sendable (UnsafeRawPointer, _Connection<Output>) -> Void
@@ -77,13 +69,9 @@ extension _EventCore {
     return derived
   }
 
-  /// In one section: the number of a derived core's connection, if a
-  /// registration is not removed (loading no target); if none is, `nil`,
-  /// and its connection numbered anew and its latest value forgotten, so
-  /// that nothing the ending connection forwards reaches a later
-  /// subscription (D11).
-  ///
-  /// - Returns: Also the value forgotten, to release once no lock is held.
+  /// In one section: the number of a derived core's connection if a registration is not
+  /// removed (loading no target); else `nil`, the connection numbered anew and the latest
+  /// value forgotten, to release once no lock is held (D11).
   func connectionIfObserved() -> (number: UInt64?, forgotten: Any?) {
     withLatest { state, latest in
       if state.isUsed { return (state.connection, nil) }
@@ -103,19 +91,13 @@ extension _EventCore {
   }
 }
 
-/// A derived event's subscription to the event it derives from, which it
-/// holds strongly only while not subscribed to it (D11).
-///
-/// Each update decides under the link's lock and subscribes or ends the
-/// subscription there, in sections of the upstream storage alone; what
-/// that leaves (a replayed value, notices, what was dropped) runs after
-/// unlocking: no user code runs under the lock (D12).
+/// A derived event's subscription to the event it derives from, which it holds strongly
+/// only while not subscribed (README.md, section 4; D11, D12).
 final class _UpstreamLink: @unchecked Sendable {
-  // @unchecked Sendable: `held`, `source` and `registration` are guarded by
-  // `lock`; the closures are set once, before the link is shared.
+  // @unchecked Sendable: the closures are set before the link is shared; the other vars are
+  // guarded by `lock`.
 
-  /// Subscribes to the upstream core it is given, returning what is left
-  /// to do once no lock is held.
+  /// Subscribes to the upstream core given, returning what is left once no lock is held.
   var subscribe: (AnyObject, UInt64, inout _SubscriberGarbage) -> (_Registration, () -> Void) = {
     _, _, _ in preconditionFailure("an upstream link was not set")
   }
@@ -123,12 +105,10 @@ final class _UpstreamLink: @unchecked Sendable {
   var unsubscribe: (AnyObject, _Registration, inout _SubscriberGarbage) -> () -> Void = {
     _, _, _ in preconditionFailure("an upstream link was not set")
   }
-  /// Has the upstream core, if derived, connect upstream in turn: the one
-  /// that subscribed to it may not have yet (D11).
+  /// Has the upstream core, if derived, connect in turn: whoever subscribed may not have.
   var connectFurther: (AnyObject) -> Void = { _ in }
-  /// The derived event's connection number, if it has registrations (or,
-  /// for a derived value, a subscription being made holds it: the
-  /// argument); else `nil`, having ended its connection
+  /// The derived event's connection number, if it has registrations or (a derived value)
+  /// the argument says one is being made; else `nil`, its connection ended
   /// (``_EventCore/connectionIfObserved()``).
   var connection: (_ isHeld: Bool) -> (number: UInt64?, forgotten: Any?) = { _ in (0, nil) }
   private let lock = _Lock(
@@ -152,15 +132,13 @@ final class _UpstreamLink: @unchecked Sendable {
     lock.memory.deallocate()
   }
 
-  /// The upstream core, while anything holds it.
   var upstreamCore: AnyObject? {
     lock.lock()
     defer { lock.unlock() }
     return held ?? source
   }
 
-  /// Subscribes upstream while the derived event has registrations, and
-  /// ends that subscription when it has none (D11).
+  /// Subscribes upstream while the derived event has registrations, else ends it (D11).
   func update() {
     var garbage = _SubscriberGarbage()
     var followup: (() -> Void)? = nil
@@ -176,8 +154,7 @@ final class _UpstreamLink: @unchecked Sendable {
         (registration, followup) = (made.0, made.1)
         held = nil
       } else if registration != nil {
-        // Another thread may have subscribed upstream, and not yet
-        // connected what it subscribed to.
+        // Another thread may have subscribed, and not yet connected what it subscribed to.
         connected = source
       }
     } else if let ended = registration.take(), let source {
@@ -197,9 +174,8 @@ final class _UpstreamLink: @unchecked Sendable {
     if let connected { connectFurther(connected) }
   }
 
-  /// Runs `body`, which subscribes to a derived value from its current
-  /// value, with the connection held: the value is known when the
-  /// subscription's section reads it.
+  /// Runs `body`, which subscribes to a derived value from its current value, with the
+  /// connection held, so that the value is known when the subscription's section reads it.
   func holding<Result>(_ body: () -> Result) -> Result {
     lock.lock()
     holds += 1

@@ -1,15 +1,11 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// What a derived value's core does beside an event core's: keep its
-/// connection upstream while a subscription is being made (a value's
-/// current value is read in the registration's section, so it must be
-/// known before), take its first value, and make its changes from its
-/// latest one, through its connection only (D11).
+/// What a derived value's core does beside an event core's (README.md, section 4): keep
+/// its connection while a subscription is made, and send only through it (D11).
 extension _EventCore {
-  /// Subscribes to a value's changes as `mode` says: from a derived value's
-  /// current value, which the registration's section reads, with the
-  /// connection held while it is made (``_UpstreamLink/holding(_:)``).
+  /// Subscribes to a value's changes as `mode` says, from a derived value's current value
+  /// with the connection held (``_UpstreamLink/holding(_:)``).
   @usableFromInline
   func subscribeToValue(
     _ target: AnyObject?, from isolation: (any Actor)?, _ mode: _SubscriptionMode,
@@ -21,12 +17,9 @@ extension _EventCore {
     return upstream.holding { subscribe(target, from: isolation, mode, handler: handler) }
   }
 
-  /// A derived value's connection, asked by its ``_UpstreamLink``: the
-  /// number of the current one while it has registrations or `isHeld`;
-  /// otherwise the connection numbered anew and the latest value forgotten,
-  /// as ``connectionIfObserved()`` does.
-  ///
-  /// - Returns: Also the value forgotten, to release once no lock is held.
+  /// A derived value's connection, for its ``_UpstreamLink``: the current number while it
+  /// has registrations or `isHeld`, else as ``connectionIfObserved()``, which forgets the
+  /// latest value, to release once no lock is held.
   func valueConnection(isHeld: Bool) -> (number: UInt64?, forgotten: Any?) {
     withLatest { state, latest in
       if state.isUsed || isHeld { return (state.connection, nil) }
@@ -40,10 +33,8 @@ extension _EventCore {
     withLatest { _, latest in latest }
   }
 
-  /// Makes `value` the latest value, telling no one, if `connection` is
-  /// current and no latest value is known.
-  ///
-  /// - Returns: Whether the core has a latest value of `connection` now.
+  /// Makes `value` the latest value, telling no one, if `connection` is current and none
+  /// is known; true if the core has one of `connection`.
   func start(with value: Value, through connection: UInt64) -> Bool {
     withLatest { state, latest in
       guard state.connection == connection else { return false }
@@ -52,11 +43,8 @@ extension _EventCore {
     }
   }
 
-  /// Decides, as ``prepare(from:into:_:)`` does from no actor, a send of the
-  /// value `makeValue` makes from the latest one, if `connection` is
-  /// current; otherwise leaves `local` uninitialized.
-  ///
-  /// - Returns: Whether the send was decided: then ``deliver(_:_:)`` it.
+  /// Decides, as ``prepare(from:into:_:)`` does from no actor, a send of the value
+  /// `makeValue` makes from the latest, if `connection` is current; true if decided.
   func prepare(
     through connection: UInt64, into local: UnsafeMutablePointer<_LocalSend>,
     _ makeValue: (inout _CoreState, _ latest: inout Value?) -> Value
@@ -70,9 +58,8 @@ extension _EventCore {
 }
 
 extension _Derivation {
-  /// Makes the core of the derived value this derivation computes, whose
-  /// first source's core is `first`: connected upstream while it has
-  /// registrations, or a subscription being made holds it (D11).
+  /// Makes the derived value's core, whose first source's core is `first`, connected
+  /// upstream while it has registrations or a subscription being made holds it (D11).
   func makeCore(first: AnyObject) -> Core {
     let link = _UpstreamLink(source: first)
     let core = Core(

@@ -1,17 +1,8 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// Whether anything can still send to an event core, and what runs once
-/// nothing can.
-///
-/// What runs then: its streams' ends, and the closing of the events derived
-/// from it that streams read. Guarded by the core's storage lock.
-///
-/// An `EventSender` or an `ObservableValue` closes its core when it is
-/// released; a derived core is closed by its upstream core's end. A core
-/// is *closing* from then until what was sent to it has been delivered where
-/// no actor is (where its streams and its derived events subscribe), then
-/// *ended*: its followers run then, in that queue, after those values.
+/// Whether anything can still send to an event core, and what runs once nothing can
+/// (README.md, section 4), guarded by the core's storage lock.
 struct _Ending {
   /// Where the core is in its life as a thing that can be sent to.
   enum Phase {
@@ -28,25 +19,21 @@ struct _Ending {
   var followers: [ObjectIdentifier: @Sendable () -> Void] = [:]
 }
 
-/// An event core, whatever its value: what a stream follows to learn that
-/// nothing can send to it again.
+/// An event core, whatever its value, as a stream follows it to learn of its end.
 protocol _Closable: AnyObject, Sendable {
   /// The link to the event this one derives from, if it is derived.
   var upstream: _UpstreamLink? { get }
   /// Nothing can send to the core again.
   func close()
-  /// Runs `follower` when the core ends, unless it has ended: then returns
-  /// `false`.
+  /// Runs `follower` when the core ends; `false`, running nothing, if it has ended.
   func follow(_ key: ObjectIdentifier, with follower: @escaping @Sendable () -> Void) -> Bool
   /// Forgets the follower for `key`.
   func unfollow(_ key: ObjectIdentifier)
 }
 
 extension _EventCore: _Closable {
-  /// Nothing can send to the core again: its followers run once the values
-  /// sent to it have reached its subscriptions made where no actor is.
-  ///
-  /// Closing again does nothing.
+  /// Nothing can send to the core again: its followers run after what was sent before;
+  /// closing again does nothing.
   func close() {
     let destination = withLatest { state, _ -> _Destination? in
       guard ending.phase == .open else { return nil }
@@ -84,16 +71,10 @@ extension _EventCore: _Closable {
     _ = withLatest { _, _ in ending.followers.removeValue(forKey: key) }
   }
 
-  /// Runs `finish` once nothing can send to the core again, after what was
-  /// sent to it before has reached its subscriptions made where no actor
-  /// is: for a derived core, once the event it derives from ends; at once,
-  /// in that order, if that is so already.
-  ///
-  /// - Parameters:
-  ///   - key: The stream's identity.
-  ///   - finish: What ends the stream.
-  /// - Returns: What to forget when the stream ends first: released or
-  ///   cancelled.
+  /// Runs `finish` once nothing can send to the core again, after what was sent before
+  /// reached its subscriptions of no actor (for a derived core, once the event it derives
+  /// from ends), or at once, in that order, if so already; returns what to forget if the
+  /// stream ends first.
   func followStream(
     _ key: ObjectIdentifier, finish: @escaping @Sendable () -> Void
   ) -> _StreamFollowing {
@@ -121,8 +102,7 @@ extension _EventCore: _Closable {
   }
 }
 
-/// The cores a stream follows, forgotten when it ends first: released or
-/// cancelled.
+/// The cores a stream follows, forgotten when it ends first: released or cancelled.
 struct _StreamFollowing: Sendable {
   /// The stream's identity, by which each core knows its follower.
   let key: ObjectIdentifier
@@ -144,8 +124,7 @@ struct _WeakCore: Sendable {
   init(_ core: any _Closable) { self.core = core }
 }
 
-/// A place in a core's queue of no actor where something runs once what
-/// was queued before it has been delivered.
+/// A place in a core's queue of no actor where something runs after what was queued before.
 private final class _EndOfSends: _DeliverySource, Sendable {
   /// What runs when the job's turn comes, or when its queue is abandoned.
   let action: @Sendable () -> Void

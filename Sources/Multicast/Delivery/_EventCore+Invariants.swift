@@ -2,12 +2,7 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 extension _EventCore {
-  /// Traps unless D6 holds, in checked builds; empty otherwise.
-  ///
-  /// Call it
-  /// with the storage's lock held, after a change to the registrations.
-  ///
-  /// - Complexity: O(n) in checked builds.
+  /// Traps unless D6 holds, in checked builds, in O(n); call it in a change's section.
   @inline(__always)
   func checkDestinations(_ state: borrowing Registry.State) {
     #if MULTICAST_INTERNAL_CHECKS

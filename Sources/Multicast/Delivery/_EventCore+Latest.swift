@@ -2,12 +2,8 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 extension _EventCore {
-  /// The core of the subscriptions to this event that hear only the
-  /// latest value: derived from this one, forwarding every value, and
-  /// coalescing where its values wait (README.md, section 4).
-  ///
-  /// Made on first use and shared while anything holds it: its
-  /// subscriptions do, through its connection upstream (D11).
+  /// The core of the subscriptions that hear only the latest value (README.md, section
+  /// 4): made on first use, shared while its subscriptions hold it through its link.
   func latestOnly() -> _EventCore<Value> {
     if let made = withLatest({ state, _ in state.latestOnly }) {
       return unsafeDowncast(made, to: _EventCore<Value>.self)
@@ -27,14 +23,9 @@ extension _EventCore {
     return unsafeDowncast(shared, to: _EventCore<Value>.self)
   }
 
-  /// Takes a newer value into `job`, if it is a send of this core's waiting
-  /// for its turn.
-  ///
-  /// The job then goes last, where the value's own job would (D4). An
-  /// observable value's change keeps the old value of the one it replaces.
-  ///
-  /// - Returns: Whether `job` took the value; the value it held goes to
-  ///   `released`, released after unlocking (D12).
+  /// Takes a newer value into `job`, if it is a send of this core's waiting, then moved
+  /// last (D4), a change keeping the old value it replaces; true if it took it, the value
+  /// it held going to `released`, released after unlocking (D12).
   @inline(never)
   func supersede(
     _ job: inout _DeliveryJob, with value: Value, end: UInt64, releasing released: inout AnyObject?
@@ -52,9 +43,8 @@ extension _EventCore {
     return true
   }
 
-  /// For a core of changes (an observable or derived value's): the change
-  /// from the first's old value to the second's new one, which a coalescing
-  /// core delivers in place of both.
+  /// For a core of changes: the change from the first's old value to the second's new
+  /// one, delivered in place of both.
   @usableFromInline
   static func mergingChanges<Element>(
     _ older: UnsafeRawPointer, _ newer: UnsafeRawPointer

@@ -1,25 +1,19 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// The garbage of every event's storage: what a change dropped, released
-/// once no lock is held.
+/// What an event's change dropped, released once no lock is held.
 typealias _SubscriberGarbage = _HandleRegistry<_Subscriber, _CoreState>.Garbage
 
-/// What a change to an event's registrations leaves to do once no lock is
-/// held ("decide under the lock, act after it"): release the live object
-/// its section loaded, tell the owner of a transition (D10), deliver a new
-/// subscription's first value, connect a derived event upstream (D11).
+/// What a change leaves to do once no lock is held (README.md, section 2).
 struct _Followup {
   var outcome = _OccupancyNotices.Outcome.none
-  /// What the section loaded: a live object a query found, or an actor
-  /// seen to live (D12).
+  /// A live object a query found, or an actor seen to live (D12).
   var loaded: AnyObject? = nil
   var first: First? = nil
   var connectsUpstream = false
 
-  /// A new subscription's first value, which arrived at its destination in
-  /// the registration's section (a class: rare, and cheap to carry when
-  /// absent).
+  /// A new subscription's first value, which arrived at its destination in the
+  /// registration's section (a class: rare, and cheap to carry when absent).
   final class First {
     let destination: _Destination
     let job: _DeliveryJob
@@ -39,13 +33,9 @@ struct _Followup {
 }
 
 extension _EventCore {
-  /// Makes `body`'s change to the registrations in one section, and
-  /// records there whether a live registration is left, which is then
-  /// exact (D10), unless `body` records it (`isRecorded`); what the section
-  /// dropped goes to `garbage`.
-  ///
-  /// - Returns: `body`'s result, and what is left to do, with `garbage`
-  ///   released first, once no lock is held (``follow(_:from:)``).
+  /// Makes `body`'s change in one section, recording there whether a live registration
+  /// is left (D10) unless `body` does (`isRecorded`); what it drops goes to `garbage`,
+  /// to release before doing what is left (``follow(_:from:)``).
   @inline(__always)
   func change<Result>(
     from isolation: (any Actor)?, into garbage: inout _SubscriberGarbage,
@@ -74,8 +64,7 @@ extension _EventCore {
     }
   }
 
-  /// Makes `body`'s change, then does what it leaves to do, then sweeps if
-  /// a sweep is wanted.
+  /// Makes `body`'s change, does what it leaves to do, then sweeps if wanted.
   @discardableResult @inline(__always)
   func change<Result>(
     from isolation: (any Actor)?,
@@ -97,22 +86,16 @@ extension _EventCore {
     return result
   }
 
-  /// After a sweep removed registrations (dead targets, of other actors
-  /// too, which a change counts as alive): records whether a live
-  /// subscription is left (D10), and has a derived event look again at its
-  /// connection upstream (D11), which follows its registrations.
+  /// After a sweep removed registrations, of other actors' targets too: records the
+  /// notices again (D10), and updates a derived event's connection upstream (D11).
   func didSweep(from isolation: (any Actor)?) {
     if hasNotices { recordOccupancyAfterSweep(from: isolation) }
     upstream?.update()
   }
 
-  /// Records, with the lock held, whether a live registration is left.
-  ///
-  /// Targets of another isolation count as alive and are not loaded
-  /// (section 2 of README.md): a walk there that meets them sweeps them.
-  ///
-  /// - Returns: The transition to tell, and the live object found, if one
-  ///   was loaded: release it after unlocking.
+  /// Records, with the lock held, whether a live registration is left, loading only
+  /// targets of no actor or of the caller's (README.md, section 2); returns the
+  /// transition and the live object loaded, to release after unlocking.
   private func recordOccupancy(
     of state: inout Registry.State, from isolation: (any Actor)?
   ) -> (_OccupancyNotices.Outcome, AnyObject?) {
@@ -139,9 +122,7 @@ extension _EventCore {
     notifyOwner(outcome, from: isolation)
   }
 
-  /// Tells the owner of the transitions recorded, on the owner's isolation:
-  /// at once when the caller runs there, or the owner has none; otherwise
-  /// through the owner's destination, in order with its other work (D4).
+  /// Tells the owner of the transitions recorded (README.md, section 4, "Notices").
   func notifyOwner(_ outcome: _OccupancyNotices.Outcome, from isolation: (any Actor)?) {
     guard outcome != .none else { return }
     guard let owner = ownerDestination else {
@@ -155,8 +136,7 @@ extension _EventCore {
     }
   }
 
-  /// Tells the owner of every transition not yet told, in order, with no
-  /// lock held; one teller at a time (D10).
+  /// Tells the owner of every transition not yet told, in order, with no lock held (D10).
   func tellOwner() {
     while let becameObserved = storage.withReadingSection({ $0.guarded.notices.takeNext() })
     {
@@ -169,11 +149,8 @@ extension _EventCore {
   }
 }
 
-/// An event's transitions between no live subscription and some, recorded
-/// under the storage's lock, and how many the owner has been told of.
-///
-/// They alternate from "observed": the k-th (from 0) is to "observed" when
-/// k is even.
+/// An event's transitions between no live subscription and some, recorded under the
+/// storage's lock, and how many are told: the k-th (from 0) is to "observed" if k is even.
 struct _OccupancyNotices {
   private(set) var recorded: UInt64 = 0
   /// The transitions told, or being told.

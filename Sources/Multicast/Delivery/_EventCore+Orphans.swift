@@ -2,14 +2,8 @@
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
 extension _EventCore {
-  /// Ends the subscriptions of `orphans`, destinations whose actors are
-  /// gone, which go with them (D7).
-  ///
-  /// One pass over the registrations, however many they are, loading no
-  /// target (D12). Those already dropped are skipped.
-  ///
-  /// - Complexity: O(n + k), where n is the number of registrations and k
-  ///   of orphans.
+  /// Ends the subscriptions of `orphans`, destinations whose actors are gone, which go
+  /// with them (D7), in one pass, O(n + k), loading no target (D12), skipping those dropped.
   func drop(
     orphaned orphans: [_CoreState.Subscribed], _ state: inout Registry.State,
     _ garbage: inout Registry.Garbage
@@ -35,8 +29,7 @@ extension _EventCore {
     change(from: nil) { state, garbage in drop(orphaned: orphans, &state, &garbage) }
   }
 
-  /// Drops the destinations `orphans`, found gone outside a section, with
-  /// their subscriptions, in one change.
+  /// Drops the destinations `orphans`, found gone outside a section, in one change.
   func drop(orphaned orphans: [_Destination]) {
     change(from: nil) { state, garbage in
       let found = orphans.compactMap { orphan in

@@ -4,9 +4,8 @@
 /// A walk of the subscriptions of an event, begun without or with the lock.
 typealias _SubscriberCursor = _BroadcastCursor<_Subscriber, _NoIndex>
 
-/// What a send's section decided: the destinations it delivers itself,
-/// where it runs (usually at most two, the event's destination of no actor
-/// and that of the send's isolation), and those it queued for.
+/// What a send's section decided (README.md, section 3): the destinations it
+/// delivers itself, where it runs, and those it queued for.
 @usableFromInline
 struct _LocalSend: ~Copyable {
   /// One destination the send delivers itself.
@@ -21,16 +20,14 @@ struct _LocalSend: ~Copyable {
   let end: UInt64
   var first: Claimed?
   var second: Claimed?
-  /// Any more, each delivered on its own: only actors that share the
-  /// sender's executor make more than two.
+  /// Any more: only actors that share the sender's executor make more than two.
   var others: [Claimed] = []
   /// Destinations of other actors where the send scheduled a drain.
   var idle: [_Destination]? = nil
   /// Destinations of actors found gone, where it queued nothing (D7).
   var orphans: [_CoreState.Subscribed]? = nil
-  /// The actors its section loaded to see that they live, and the latest
-  /// value a replaying send replaced, or those a coalescing send replaced
-  /// in jobs still waiting: released after unlocking (D12).
+  /// The actors the section loaded, and the values a send replaced (`latest`,
+  /// or in waiting jobs): released after unlocking (D12).
   var loaded: [any Actor]? = nil
   var replaced: AnyObject? = nil
   /// The walk of a send that skips the queue, begun in its section (D5).
@@ -44,19 +41,15 @@ private final class _NoDestination: Sendable {
 let noDestination = _IsolationKey(actor: ObjectIdentifier(_NoDestination.instance))
 
 extension _EventCore: _DeliverySource {
-  /// Delivers `value` to every subscription: before returning, to those on
-  /// destinations where the caller runs; queued for the others.
-  ///
-  /// Inlined, so that the caller's module lends the value by a pointer with
-  /// its type known: the common case never handles a `Value` here.
+  /// Delivers `value` to every subscription, before returning where the caller
+  /// runs and queued elsewhere; inlined, so that the caller's module lends the
+  /// value by a pointer with its type known.
   @inlinable
   func send(_ value: Value, from isolation: (any Actor)?) {
     withUnsafePointer(to: value) { send(at: UnsafeRawPointer($0), from: isolation) }
   }
 
-  /// ``send(_:from:)`` of the value at `value`: one decision, in one
-  /// section, whose first case is the common one: the event's only
-  /// destination is where the caller runs, and idle.
+  /// ``send(_:from:)`` of the value at `value` (README.md, section 3).
   @usableFromInline
   func send(at value: UnsafeRawPointer, from isolation: (any Actor)?) {
     send(at: value, from: isolation) { _ in true }
@@ -85,9 +78,8 @@ extension _EventCore: _DeliverySource {
     }
   }
 
-  /// The one decision of ``send(at:from:)``, in one section: its first
-  /// case the common one, returned; every other case made in `local` (a
-  /// send not accepted there, with nothing to deliver).
+  /// The one decision of ``send(at:from:)``: the common case returned, every
+  /// other made in `local` (with nothing to deliver if not accepted).
   @inline(__always)
   private func decide(
     at value: UnsafeRawPointer, from isolation: (any Actor)?,
@@ -114,8 +106,7 @@ extension _EventCore: _DeliverySource {
     }
   }
 
-  /// Delivers a send on the one destination its section claimed, then
-  /// what was queued there meanwhile.
+  /// Delivers a send on the one destination claimed, then what came meanwhile.
   @inline(__always)
   private func deliverAlone(
     _ value: UnsafeRawPointer, on destination: Unmanaged<_Destination>,
@@ -131,12 +122,9 @@ extension _EventCore: _DeliverySource {
     destination._withUnsafeGuaranteedRef { $0.deliverQueued(&batch) }
   }
 
-  /// Decides a send of the value `makeValue` makes in the section: an
-  /// assignment, which reads and changes the current value; then
-  /// ``deliver(_:_:)``.
-  ///
-  /// The decision is made in `local`, uninitialized memory, so that it is
-  /// not copied on its way out (a noncopyable value returned is).
+  /// Decides a send of the value `makeValue` makes from the current one in the
+  /// section (an assignment), then ``deliver(_:_:)`` it: into `local`,
+  /// uninitialized memory, since a noncopyable value returned would be copied.
   @usableFromInline @inline(__always)
   func prepare(
     from isolation: (any Actor)?, into local: UnsafeMutablePointer<_LocalSend>,
@@ -147,17 +135,14 @@ extension _EventCore: _DeliverySource {
     }
   }
 
-  /// Delivers `value` as ``prepare(from:into:_:)`` decided in `local`,
-  /// which it deinitializes.
+  /// Delivers `value` as decided in `local`, which it deinitializes.
   @usableFromInline
   func deliver(_ local: UnsafeMutablePointer<_LocalSend>, _ value: Value) {
     withUnsafePointer(to: value) { deliver(local, at: $0) }
   }
 
-  /// Makes a send's arrival at each of the event's destinations, in the
-  /// section that fixes its place in every destination's order (D4, D5,
-  /// D12): queued where the caller does not run, claimed where it does,
-  /// and the walk begun if it skips a queue.
+  /// Makes a send's arrival at each destination, in the section that orders
+  /// its event's sends (D4, D5): queued, or claimed (the walk begun if direct).
   func arrive(
     _ value: Value, _ state: inout Registry.State, from isolation: (any Actor)?,
     into decided: UnsafeMutablePointer<_LocalSend>
@@ -220,13 +205,8 @@ extension _EventCore: _DeliverySource {
     }
   }
 
-  /// Schedules the drains a send's section asked for, drops the
-  /// destinations it found orphaned (D7) all at once, then delivers what it
-  /// claimed, and what was queued on those destinations meanwhile.
-  ///
-  /// When
-  /// both skip the queue one walk serves both, so that their subscriptions
-  /// are called in registration order.
+  /// Does what a send's section decided, after unlocking (README.md, section
+  /// 3): one walk serves two claims that skip the queue, in registration order.
   private func deliver(_ decided: UnsafeMutablePointer<_LocalSend>, at value: UnsafeRawPointer) {
     defer { decided.deinitialize(count: 1) }
     deliver(&decided.pointee, at: value)

@@ -6,24 +6,19 @@
 enum _SubscriptionMode {
   /// Every value sent while it lasts.
   case everyValue
-  /// The next value sent, once: the subscription ends before its handler
-  /// runs.
+  /// The next value sent, once: the subscription ends before its handler runs.
   case once
-  /// The core's latest value as it subscribes (an observable value's
-  /// current one), then every value sent.
+  /// The latest value (an observable value's current one), then every value.
   case startingWithLatest
-  /// The values sent while it lasts, but a value still waiting for its
-  /// isolation is replaced by a newer one (``_EventCore/latestOnly()``).
+  /// Every value, but one still waiting is replaced by a newer one
+  /// (``_EventCore/latestOnly()``).
   case latest
 }
 
 extension _EventCore {
-  /// Registers `handler` to hear the values `mode` says, on `isolation`,
-  /// for as long as `target` lives or, without a target, for as long as the
-  /// returned subscription is kept.
-  ///
-  /// Every subscription of the ``Event`` and ``ObservableValue`` faces is
-  /// made here.
+  /// Registers `handler` for the values `mode` says, on `isolation`, while
+  /// `target` lives or, with none, while the subscription is kept: every
+  /// subscription of ``Event`` and ``ObservableValue``.
   @usableFromInline
   func subscribe(
     _ target: AnyObject?, from isolation: (any Actor)?, _ mode: _SubscriptionMode,
@@ -41,16 +36,14 @@ extension _EventCore {
     }
   }
 
-  /// Registers `handler` as ``subscribe(_:from:handler:startingWithLatest:)``
-  /// does, for one value: the subscription ends before `handler` runs,
-  /// which it does once, whoever sends and however many values wait for it.
+  /// ``subscribe(_:from:handler:startingWithLatest:)`` for one value: the
+  /// subscription ends before `handler` runs, once, whoever sends and however many wait.
   private func subscribeOnce(
     _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
   ) -> EventSubscription {
     let once = _Once()
-    // Whoever ends the registration first wins: this call, or a cancel on
-    // another thread that ended it after the walk reached it. (The core
-    // calls its handlers only while it lives.)
+    // The first to end the registration wins: this call, or a cancel on another
+    // thread after the walk reached it. The core calls handlers only while it lives.
     let handler = _Handler.bound { [unowned self] object, value in
       guard unsubscribe(once.registration, from: nil) else { return }
       handler(object, value, pairOffset: pairOffset)
@@ -64,12 +57,10 @@ extension _EventCore {
   }
 }
 
-/// What a subscription for one value knows of itself: its registration,
-/// which its handler ends before it runs.
+/// A one-value subscription's registration, which its handler ends before it runs.
 final class _Once {
-  // Not `Sendable`: only the handler and the section that makes the
-  // registration touch it. Written in that section; every walk that reaches
-  // the registration begins in a later one, so every call reads it written.
+  // Not `Sendable`: touched only by the handler and the registration's section,
+  // which writes it; every walk that reaches it begins in a later section.
   private var _registration: _Registration?
 
   /// The registration, set by the critical section that makes it.

@@ -4,15 +4,12 @@
 /// What an ``EventSubscription`` ends: its event's core, through a protocol so
 /// that a subscription needs neither a generic parameter nor a closure.
 protocol _SubscriptionSource: AnyObject, Sendable {
-  /// Ends `registration`, if it has not ended; `isolation` is the caller's.
-  ///
-  /// - Returns: Whether this call ended it.
+  /// Ends `registration` from the caller's `isolation`; true if this ended it.
   @discardableResult
   func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?) -> Bool
 }
 
-/// Two things a send's section let go of, released after unlocking with
-/// the send.
+/// Two things a send's section let go of, released with the send (D12).
 final class _Released {
   let first: Any
   let rest: AnyObject?
@@ -23,20 +20,17 @@ final class _Released {
   }
 }
 
-/// A replaying event's latest value, replaced by a send: released after
-/// unlocking, with the send.
+/// A replaying event's latest value, replaced by a send: released with it.
 final class _Replaced<Value> {
   let value: Value
   init(value: Value) { self.value = value }
 }
 
-/// One subscription's payload: its handler, and the key of the destination
-/// it runs on, with that destination's count (D6).
+/// One subscription's payload: its handler, its destination's key and count.
 struct _Subscriber {
   let isolation: _IsolationKey
   let handler: _Handler
-  /// Where the event counts the destination's registrations: alive while
-  /// this registration is not removed (D6).
+  /// The destination's count, alive while this registration is not removed (D6).
   let counted: Unmanaged<_CoreState.Subscribed>?
 
   /// What an ended subscription's entry keeps until the storage compacts.
@@ -45,13 +39,9 @@ struct _Subscriber {
   }
 }
 
-/// The registry behind one event: the storage, the destinations its
-/// subscriptions run on, and the owner's first- and last-observer notices
-/// (see README.md).
-///
-/// A registration holds a target, weakly, or else the core itself, the
-/// storage's owner: such a subscription ends when its ``EventSubscription``
-/// is released or cancelled.
+/// The registry behind one event (README.md, section 1): a registration holds
+/// its target weakly or, with none, the core itself, the storage's owner, and
+/// ends when its ``EventSubscription`` is released or cancelled.
 @usableFromInline
 final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   // @unchecked Sendable: the mutable state is reached only in the storage's
@@ -69,8 +59,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   /// The registrations, and beside them, under the same lock, ``_CoreState``.
   let storage: Registry
-  /// The destination of the owner's actor, where the notices run, or `nil`
-  /// when the owner runs where no actor is.
+  /// Where the notices run: the owner's actor's destination, `nil` for none.
   let ownerDestination: _Destination?
   let onFirstObserver: (() -> Void)?
   let onLastObserverGone: (() -> Void)?
@@ -80,22 +69,17 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   let pairOffset: Int
   /// Whether each send keeps its value in `latest`, for new subscriptions.
   @usableFromInline let replaysLatest: Bool
-  /// What a new subscription hears first, if anything.
-  ///
-  /// The latest value sent, when the core replays it; an observable value's
-  /// current value, as the change `(old: value, new: value)`. Only this
-  /// file's sections of the storage's lock reach it, and pass it on.
-  /// Unchecked: the lock makes access exclusive (see Performance).
+  /// What a new subscription hears first: the latest value sent, if the core
+  /// replays it, or an observable value's current value as `(old: v, new: v)`;
+  /// private to this file's sections, which pass it on, and unchecked, since
+  /// the lock makes access exclusive (see Performance).
   @exclusivity(unchecked) private var latest: Value?
 
   /// A derived event's link to the event it derives from (D11).
   let upstream: _UpstreamLink?
-  /// Whether a value waiting for a destination is replaced by a newer one
-  /// (`_EventCore+Latest.swift`).
+  /// Whether a waiting value is replaced by a newer one (README.md, section 4).
   let coalesces: Bool
-  /// For an observable value's changes: the change from the old value of
-  /// the first to the new value of the second, which a coalescing core
-  /// delivers in place of both.
+  /// Merges two changes waiting into one (``mergingChanges(_:_:)``).
   let mergeChanges: ((_ older: UnsafeRawPointer, _ newer: UnsafeRawPointer) -> Value)?
   /// Whether anything can still send here, and what ends when nothing can
   /// (`_EventCore+Ending.swift`); guarded as `latest` is.
@@ -125,9 +109,8 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     storage.withReadingSection { $0.guarded.releaseAll() }
   }
 
-  /// Registers `handler`, to run on `isolation`, for as long as `target`
-  /// lives or, without one, as the returned subscription is kept; it hears
-  /// first the latest value, read in the same section, if
+  /// Registers `handler` on `isolation` while `target` lives or, with none,
+  /// while the subscription is kept; it hears the latest value first if
   /// `startingWithLatest` or the core replays.
   func subscribe(
     _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler,
@@ -141,8 +124,8 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
       lifetime: target == nil ? .untilReleased : .whileTargetLives)
   }
 
-  /// Registers `handler`, to run on `isolation`, for as long as `object`
-  /// lives; it hears first the latest value, if the core replays one.
+  /// Registers `handler` on `isolation` while `object` lives; it hears the
+  /// latest value first if the core replays.
   @usableFromInline
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler
@@ -150,12 +133,9 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     register(object, from: isolation, handler: handler, startingWithLatest: false) { _ in }
   }
 
-  /// ``register(_:from:handler:)``, with `registered` run in the section
-  /// that makes the registration, before any send can reach it, with its
-  /// destination; what it dropped goes to `garbage`.
-  ///
-  /// - Returns: The registration, and what is left to do once no lock is
-  ///   held (``follow(_:from:)``).
+  /// ``register(_:from:handler:)``, with `registered` run in the section that
+  /// makes the registration, before any send can reach it; what it dropped goes
+  /// to `garbage`, and what is left to do once no lock is held is returned.
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
     into garbage: inout _SubscriberGarbage,
@@ -219,8 +199,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     }
   }
 
-  /// Runs `body` in a reading section of the storage (one that changes no
-  /// registration), with the latest value, which the same lock guards.
+  /// Runs `body` in a reading section of the storage, with the latest value.
   @inline(__always)
   func withReadingSection<Result: ~Copyable>(
     _ body: (inout Registry.State, _ latest: inout Value?) -> Result
@@ -228,16 +207,12 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     storage.withReadingSection { state in body(&state, &latest) }
   }
 
-  /// Runs `body` with the lock held on what it guards besides the
-  /// registrations, changing none of them.
+  /// Runs `body` in a reading section, on ``_CoreState`` and the latest value.
   @usableFromInline
   func withLatest<Result>(_ body: (inout _CoreState, _ latest: inout Value?) -> Result) -> Result {
     withReadingSection { state, latest in body(&state.guarded, &latest) }
   }
 
-  /// Ends `registration`, if it has not ended.
-  ///
-  /// - Returns: Whether this call ended it.
   @discardableResult
   func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?) -> Bool {
     change(from: isolation) { state, garbage in
@@ -253,8 +228,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     return removed + (latestOnlyIfMade?.unsubscribeAll(boundTo: target, from: isolation) ?? 0)
   }
 
-  /// The core of the subscriptions that hear only the latest value, if
-  /// one lives.
+  /// The core of the subscriptions that hear only the latest value, if alive.
   var latestOnlyIfMade: _EventCore<Value>? {
     withLatest { state, _ in state.latestOnly }.map { unsafeDowncast($0, to: _EventCore.self) }
   }

@@ -1,10 +1,10 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-// The library in three layers, each a folder whose README.md states its protocol, invariants,
-// terms and reading order: Storage/ (here), the registrations behind every face; Delivery/,
-// where and when a handler runs; Faces/, the public types: MulticastDelegate on a keyed
-// registry; EventSender, Event, ObservableValue and EventSubscription on an _EventCore.
+// The library in three layers, each a folder: Storage/ (here), the registrations behind every
+// face, and Delivery/, where and when a handler runs, each with a README.md of its protocol,
+// invariants and terms; Faces/, the public types: MulticastDelegate on a keyed registry;
+// EventSender, Event, ObservableValue and EventSubscription on an _EventCore.
 
 /// The registry behind every face of the library (README.md in this folder).
 @usableFromInline
