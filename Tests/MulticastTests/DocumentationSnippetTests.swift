@@ -1103,8 +1103,14 @@ struct ProgressSnippetTests {
     progress = nil  // the stream ends, and the task with it
     // Bounded: a stream that did not end is cancelled after a minute.
     let ended = await withTaskGroup(of: Bool.self) { group in
-      group.addTask { await reading.value; return true }
-      group.addTask { try? await Task.sleep(for: .seconds(60)); return false }
+      group.addTask {
+        await reading.value
+        return true
+      }
+      group.addTask {
+        try? await Task.sleep(for: .seconds(60))
+        return false
+      }
       let first = await group.next() ?? false
       if !first { reading.cancel() }
       group.cancelAll()

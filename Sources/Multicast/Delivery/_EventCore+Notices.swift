@@ -138,8 +138,7 @@ extension _EventCore {
 
   /// Tells the owner of every transition not yet told, in order, with no lock held (D10).
   func tellOwner() {
-    while let becameObserved = storage.withReadingSection({ $0.guarded.notices.takeNext() })
-    {
+    while let becameObserved = storage.withReadingSection({ $0.guarded.notices.takeNext() }) {
       if becameObserved {
         onFirstObserver?()
       } else {

@@ -21,7 +21,8 @@ extension ObservableValueProtocol {
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (_ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    changes.core.subscribeToValue(nil, from: isolation, .once, handler: _PairedHandler(handler).erased)
+    changes.core.subscribeToValue(
+      nil, from: isolation, .once, handler: _PairedHandler(handler).erased)
   }
 
   /// Calls `handler` with `target` and the old and the new value at the next

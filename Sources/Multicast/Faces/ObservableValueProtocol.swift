@@ -58,7 +58,8 @@ extension ObservableValueProtocol {
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (_ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
-    changes.core.subscribeToValue(nil, from: isolation, policy.mode, handler: _PairedHandler(handler).erased)
+    changes.core.subscribeToValue(
+      nil, from: isolation, policy.mode, handler: _PairedHandler(handler).erased)
   }
 
   /// Calls `handler` with `target` and the old and the new value at each
