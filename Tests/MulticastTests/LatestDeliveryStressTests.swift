@@ -5,9 +5,11 @@ import Foundation
 import Multicast
 import Testing
 
-/// Producers race to send to three subscriptions on one isolation: an
-/// event's and an observable value's that hear only the latest, and another
-/// event's that hears every value. Producer `p`'s `k`th value is
+/// How many threads race, and how many steps each makes.
+///
+/// They send to three subscriptions on one isolation: an event's and an
+/// observable value's that hear only the latest, and another event's that
+/// hears every value. Producer `p`'s `k`th value is
 /// `k * producers + p`; each step assigns the value, sends the coalesced
 /// event, then the other event.
 private let producers = 4
