@@ -74,11 +74,13 @@ final class _ValueSourceKind<Value>: _SourceKind, @unchecked Sendable {
   }
 }
 
-/// A weak reference to a source's core.
-final class _WeakSourceCore: @unchecked Sendable {
-  // @unchecked Sendable: `core` is only loaded, and weak loads are atomic.
-  weak var core: AnyObject?
-  init(_ core: AnyObject) { self.core = core }
+/// A weak reference, for a `Sendable` value: a source's core, a core a
+/// stream follows, a derived value in its own closures.
+struct _WeakReference: @unchecked Sendable {
+  // @unchecked Sendable: `object` is set only in `init`, then only loaded;
+  // weak loads are atomic.
+  weak var object: AnyObject?
+  init(_ object: AnyObject) { self.object = object }
 }
 
 /// How a derived value follows its sources while observed (README.md, section 4): their
@@ -100,7 +102,7 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
   /// The sources' cores, held while not connected, to connect again; only weakly while
   /// connected, since a subscription to a source holds the derived value's core.
   private var held: [AnyObject?]
-  private let cores: [_WeakSourceCore]
+  private let cores: [_WeakReference]
   /// The connection whose inputs these are, or `nil` while not connected.
   private var connection: UInt64?
   private var inputs: [Any?]
@@ -120,7 +122,7 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
     self.transform = transform
     kinds = sources.map(\.kind)
     held = sources.map(\.core)
-    cores = sources.map { _WeakSourceCore($0.core) }
+    cores = sources.map { _WeakReference($0.core) }
     inputs = Array(repeating: nil, count: sources.count)
     versions = Array(repeating: 0, count: sources.count)
     committed = versions
@@ -150,7 +152,7 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
     let sources: [AnyObject?] = locked {
       connection = number
       isStarted = false
-      var sources = held.indices.map { held[$0] ?? cores[$0].core }
+      var sources = held.indices.map { held[$0] ?? cores[$0].object }
       sources[0] = first
       held = Array(repeating: nil, count: held.count)
       for index in sources.indices where sources[index] != nil {
@@ -184,7 +186,7 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
     let sources: [AnyObject?] = locked {
       connection = nil
       isStarted = false
-      held = cores.map(\.core)
+      held = cores.map(\.object)
       return held
     }
     var followups: [() -> Void] = []
@@ -200,7 +202,7 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
   /// Has each derived source connect, as another thread may not have yet, then computes
   /// the first value, if none is known.
   func connectFurther(_ core: Core) {
-    let sources = locked { cores.map(\.core) }
+    let sources = locked { cores.map(\.object) }
     for source in sources {
       (source as? any _Closable)?.upstream?.update()
     }
@@ -224,7 +226,7 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
       let snapshot: (number: UInt64, inputs: [Any?], versions: [UInt64])? = locked {
         guard let connection, !isStarted else { return nil }
         for index in inputs.indices where inputs[index] == nil {
-          if let core = cores[index].core { missing.append((index, core)) }
+          if let core = cores[index].object { missing.append((index, core)) }
         }
         return (connection, inputs, versions)
       }

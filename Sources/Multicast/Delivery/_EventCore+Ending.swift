@@ -85,7 +85,7 @@ extension _EventCore: _Closable {
       destination.send(_DeliveryJob(_EndOfSends(finish), .wait), from: nil)
       return following
     }
-    following.cores.append(_WeakCore(self))
+    following.cores.append(_WeakReference(self))
     // Each derived core closes when the one it derives from ends.
     var derived: any _Closable = self
     while let link = derived.upstream {
@@ -95,7 +95,7 @@ extension _EventCore: _Closable {
         derived.close()  // its upstream is gone or ended
         break
       }
-      following.cores.append(_WeakCore(upstream))
+      following.cores.append(_WeakReference(upstream))
       derived = upstream
     }
     return following
@@ -106,22 +106,16 @@ extension _EventCore: _Closable {
 struct _StreamFollowing: Sendable {
   /// The stream's identity, by which each core knows its follower.
   let key: ObjectIdentifier
-  /// The core the stream reads, then each core up its chain.
-  var cores: [_WeakCore] = []
+  /// The core the stream reads, then each core up its chain, held weakly:
+  /// a stream does not keep its event.
+  var cores: [_WeakReference] = []
 
   init(key: ObjectIdentifier) { self.key = key }
 
   /// Forgets the stream's followers.
   func unfollow() {
-    for core in cores { core.core?.unfollow(key) }
+    for core in cores { (core.object as? any _Closable)?.unfollow(key) }
   }
-}
-
-/// A core, held weakly: a stream does not keep its event.
-struct _WeakCore: Sendable {
-  weak var core: (any _Closable)?
-
-  init(_ core: any _Closable) { self.core = core }
 }
 
 /// A place in a core's queue of no actor where something runs after what was queued before.

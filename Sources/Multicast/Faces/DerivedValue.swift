@@ -142,14 +142,6 @@ struct _DerivationSource {
   let read: () -> Any
 }
 
-/// A weak reference, for a `Sendable` closure.
-final class _WeakReference: @unchecked Sendable {
-  // @unchecked Sendable: `object` is set once, in `init`; weak loads are
-  // atomic.
-  weak var object: AnyObject?
-  init(_ object: AnyObject) { self.object = object }
-}
-
 extension ObservableValueProtocol {
   /// This value as a source of a derived value.
   var derivationSource: _DerivationSource {
