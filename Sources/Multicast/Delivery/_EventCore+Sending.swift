@@ -34,11 +34,9 @@ struct _LocalSend: ~Copyable {
   var cursor: _SubscriberCursor?
 }
 
-/// An object that is no destination: its key matches no subscription.
-private final class _NoDestination: Sendable {
-  static let instance = _NoDestination()
-}
-let noDestination = _IsolationKey(actor: ObjectIdentifier(_NoDestination.instance))
+/// A key that matches no subscription: the address of a type's metadata,
+/// where no actor can be.
+let noDestination = _IsolationKey(actor: ObjectIdentifier(_LocalSend.self))
 
 extension _EventCore: _DeliverySource {
   /// Delivers `value` to every subscription, before returning where the caller

@@ -9,7 +9,8 @@ protocol _SubscriptionSource: AnyObject, Sendable {
   func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?) -> Bool
 }
 
-/// Two things a send's section let go of, released with the send (D12).
+/// What a send's section let go of (a replaced latest value, superseded
+/// ones), a list released with the send (D12).
 final class _Released {
   let first: Any
   let rest: AnyObject?
@@ -18,12 +19,6 @@ final class _Released {
     self.first = first
     self.rest = rest
   }
-}
-
-/// A replaying event's latest value, replaced by a send: released with it.
-final class _Replaced<Value> {
-  let value: Value
-  init(value: Value) { self.value = value }
 }
 
 /// One subscription's payload: its handler, its destination's key and count.
@@ -188,7 +183,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     var replaced: AnyObject? = nil
     if replaysLatest {
       // Boxed, to be released with the send, after unlocking.
-      replaced = latest.take().map { _Replaced(value: $0) }
+      replaced = latest.take().map { _Released($0, nil) }
       latest = sent
     }
     arrive(sent, &state, from: isolation, into: decided)
