@@ -68,4 +68,41 @@ struct DeadlockTests {
       watchdog.stop()
     }
   }
+
+  /// A derived value that reconnects lets go of the inputs it kept while
+  /// not observed; their `deinit` runs under no lock, so it may observe the
+  /// derived value itself.
+  @Test(
+    "An input a derived value kept while not observed, released as it reconnects, may observe the derived value in its deinit"
+  )
+  func inputReleasedOnReconnectMayObserve() async {
+    await #expect(processExitsWith: .success) {
+      let watchdog = Watchdog(seconds: 60, "a deinit observing a derived value")
+      let source = ObservableValue<DeinitProbe?>(nil)
+      let derived = source.map { $0 }
+      let observedInDeinit = Locked(false)
+      source.value = DeinitProbe {
+        // From the current value: this holds the derived value's link.
+        let subscription = derived.observeValue { _ in }
+        subscription.cancel()
+        observedInDeinit.withLock { $0 = true }
+      }
+      // Connected, the derivation records the probe; cancelled, it keeps it.
+      derived.observe { _, _ in }.cancel()
+      // While it is not observed, the source lets go of the probe.
+      source.value = nil
+      // Reconnecting drops the probe it kept: its deinit observes.
+      let subscription = derived.observe { _, _ in }
+      #expect(observedInDeinit.withLock { $0 })
+      subscription.cancel()
+      watchdog.stop()
+    }
+  }
+}
+
+/// An object that runs `onDeinit` when released.
+private final class DeinitProbe: Sendable {
+  let onDeinit: @Sendable () -> Void
+  init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+  deinit { onDeinit() }
 }

@@ -163,7 +163,6 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
       committed = versions
       return sources
     }
-    _ = consume dropped
     var followups: [() -> Void] = []
     for (index, source) in sources.enumerated() {
       guard let source else { continue }
@@ -175,6 +174,9 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
     return (
       registrations[0].unsafelyUnwrapped,
       { [self] in
+        // Keeps the inputs let go of, released with this followup, after the
+        // link's lock (D12).
+        withExtendedLifetime(dropped) {}
         for followup in followups { followup() }
         connectFurther(core)
       }
