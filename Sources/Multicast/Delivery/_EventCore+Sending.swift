@@ -133,6 +133,31 @@ extension _EventCore: _DeliverySource {
     }
   }
 
+  /// Assigns `newValue` to an observable value: makes it the latest, and its
+  /// change from the old one a send, in one section; runs `stored` with the
+  /// value's Observation registrar, if made, once no lock is held; then
+  /// delivers the change.
+  @inlinable
+  func assign<Element>(
+    _ newValue: Element, from isolation: (any Actor)?,
+    stored: (_ registrar: Unmanaged<_ValueObservation>?) -> Void
+  ) where Value == (old: Element, new: Element) {
+    var change = (old: newValue, new: newValue)
+    var registrar: Unmanaged<_ValueObservation>?
+    withUnsafeTemporaryAllocation(of: _LocalSend.self, capacity: 1) { slot in
+      let local = slot.baseAddress.unsafelyUnwrapped
+      prepare(from: isolation, into: local) { guarded, latest in
+        change.old = latest.unsafelyUnwrapped.new
+        latest = (old: newValue, new: newValue)
+        // Unretained: the value holds it, and lives.
+        registrar = guarded.observation.map(Unmanaged.passUnretained)
+        return change
+      }
+      stored(registrar)
+      deliver(local, change)
+    }
+  }
+
   /// Delivers `value` as decided in `local`, which it deinitializes.
   @usableFromInline
   func deliver(_ local: UnsafeMutablePointer<_LocalSend>, _ value: Value) {

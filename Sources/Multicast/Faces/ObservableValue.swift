@@ -126,22 +126,11 @@ public final class ObservableValue<Value>: ObservableValueProtocol {
   /// show the old value until the next change.
   @inlinable
   func assign(_ newValue: Value, from isolation: (any Actor)?) {
-    var change = (old: newValue, new: newValue)
-    var registrar: Unmanaged<_ValueObservation>?
-    withUnsafeTemporaryAllocation(of: _LocalSend.self, capacity: 1) { slot in
-      let local = slot.baseAddress.unsafelyUnwrapped
-      core.prepare(from: isolation, into: local) { guarded, latest in
-        change.old = latest.unsafelyUnwrapped.new
-        latest = (old: newValue, new: newValue)
-        // Unretained: the value holds it, and lives.
-        registrar = guarded.observation.map(Unmanaged.passUnretained)
-        return change
-      }
+    core.assign(newValue, from: isolation) { registrar in
       registrar?._withUnsafeGuaranteedRef {
         $0.tell(.willSet, self)
         $0.tell(.didSet, self)
       }
-      core.deliver(local, change)
     }
   }
 
