@@ -69,11 +69,12 @@ struct LatestDeliveryTests {
     progress.set(901)
 
     // Alone on the main actor it hears (0, 500), (500, 900), (900, 901);
-    // other tests' work for it may keep a value apart from the next.
+    // each job other tests queue for it may keep a value apart from the
+    // next, so the bound is only that values were coalesced.
     #expect(heard.first?.old == 0 && heard.last?.new == 901)
     #expect(heard.map(\.new).contains(500) && heard.map(\.new).contains(900))
     #expect(zip(heard, heard.dropFirst()).allSatisfy { $0.new == $1.old && $0.new < $1.new })
-    #expect(heard.count <= 20, "heard \(heard.count) changes of 901")
+    #expect(heard.count <= 901 / 4, "heard \(heard.count) changes of 901")
     withExtendedLifetime(subscription) {}
   }
 
