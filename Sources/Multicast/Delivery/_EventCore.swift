@@ -35,7 +35,7 @@ struct _Subscriber {
 }
 
 /// The registry behind one event (README.md, section 1): a registration holds
-/// its target weakly or, with none, the core itself, the storage's owner, and
+/// its target weakly or, with none, the core itself, the storage's host, and
 /// ends when its ``EventSubscription`` is released or cancelled.
 @usableFromInline
 final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
@@ -97,7 +97,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
     hasNotices = onFirstObserver != nil || onLastObserverGone != nil
     self.replaysLatest = replaysLatest
     self.pairOffset = pairOffset
-    storage.setOwner(self)
+    storage.setHost(self)
   }
 
   deinit {

@@ -13,7 +13,7 @@ import Android
 import WinSDK
 #endif
 
-/// A non-recursive lock over the platform's own primitive, in memory its owner allocates,
+/// A non-recursive lock over the platform's own primitive, in memory its keeper allocates,
 /// since none may move once in use.
 ///
 /// Not `Synchronization.Mutex`: it needs macOS 15 or iOS 18; ThreadSanitizer on Linux misreads it.

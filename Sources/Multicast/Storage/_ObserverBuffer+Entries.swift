@@ -6,13 +6,13 @@
 extension _ObserverBuffer {
   /// Appends a registration to the buffer, which must not be full.
   func append(
-    _ object: AnyObject, isOwner: Bool = false, payload: consuming Payload, stamp: _EntryStamp
+    _ object: AnyObject, isHost: Bool = false, payload: consuming Payload, stamp: _EntryStamp
   ) {
     let position = count
     precondition(position < capacity, "appending to a full buffer")
     entry(at: position).initialize(
-      to: isOwner
-        ? _ObserverEntry(ownerKey: ObjectIdentifier(object)) : _ObserverEntry(object: object))
+      to: isHost
+        ? _ObserverEntry(hostKey: ObjectIdentifier(object)) : _ObserverEntry(object: object))
     self.payload(at: position).initialize(to: consume payload)
     stamps[position] = stamp.rawValue
     index.insert(entries[position].key, at: position)

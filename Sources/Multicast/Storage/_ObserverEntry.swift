@@ -6,7 +6,7 @@
 /// Not generic, so that specialized code moves it field by field, not by a value witness.
 @usableFromInline
 struct _ObserverEntry {
-  /// The registered object; `nil` for the owner's entries.
+  /// The registered object; `nil` for the host's entries.
   @usableFromInline
   weak var object: AnyObject?
   /// The object's identity, still known after it is gone.
@@ -18,8 +18,8 @@ struct _ObserverEntry {
     self.key = ObjectIdentifier(object)
   }
 
-  /// An owner's entry (``_ObserverStorage/setOwner(_:)``): no weak reference.
-  init(ownerKey key: ObjectIdentifier) {
+  /// A host's entry (``_ObserverStorage/setHost(_:)``): no weak reference.
+  init(hostKey key: ObjectIdentifier) {
     self.key = key
   }
 }

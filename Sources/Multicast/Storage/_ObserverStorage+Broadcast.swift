@@ -69,7 +69,7 @@ extension _ObserverStorage {
     from start: _BroadcastCursor<Payload, Index>,
     _ body: (_ object: consuming AnyObject, _ payload: Payload) throws -> Void
   ) rethrows {
-    assert(state.pointee.ownerKey == nil, "a walk that skips the owner's registrations")
+    assert(state.pointee.hostKey == nil, "a walk that skips the host's registrations")
     var cursor = start
     var tally = _WalkTally()
     defer {
@@ -98,7 +98,7 @@ extension _ObserverStorage {
   /// Calls `body` with each live registration from `start` on that `isIncluded`, loading no
   /// other's object and lending `alive` to those it holds; returns the tally.
   ///
-  /// Payload pointers are valid during the call (I4). With an owner, pass the owner.
+  /// Payload pointers are valid during the call (I4). With a host, pass the host.
   @inlinable @discardableResult
   func forEach(
     from start: _BroadcastCursor<Payload, Index>,
@@ -110,8 +110,8 @@ extension _ObserverStorage {
     defer { endBroadcast(cursor) }
     let aliveKey = ObjectIdentifier(alive)
     assert(
-      state.pointee.ownerKey.map { $0 == aliveKey } ?? true,
-      "a walk of a storage with an owner lends another object")
+      state.pointee.hostKey.map { $0 == aliveKey } ?? true,
+      "a walk of a storage with a host lends another object")
     while cursor.position < cursor.endPosition {
       let stamp = cursor.buffer.stamp(at: cursor.position)
       if _fastPath(stamp.isRegisteredHere) {

@@ -96,12 +96,12 @@ extension _ObserverStorage where Index == _NoIndex {
 }
 
 extension _ObserverStorage where Index == _NoIndex {
-  /// Makes `owner`, the object that keeps this storage, its owner (README.md, section 1).
+  /// Makes `host`, the object that keeps this storage, its host (README.md, section 1).
   ///
-  /// Walk such a storage with ``forEach(from:where:holding:_:)``, which lends the owner.
-  func setOwner(_ owner: AnyObject) {
-    precondition(state.pointee.buffer.count == 0, "an owner set after a registration")
-    state.pointee.owner = .passUnretained(owner)
-    state.pointee.ownerKey = ObjectIdentifier(owner)
+  /// Walk such a storage with ``forEach(from:where:holding:_:)``, which lends the host.
+  func setHost(_ host: AnyObject) {
+    precondition(state.pointee.buffer.count == 0, "a host set after a registration")
+    state.pointee.host = .passUnretained(host)
+    state.pointee.hostKey = ObjectIdentifier(host)
   }
 }

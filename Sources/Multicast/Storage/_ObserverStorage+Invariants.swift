@@ -35,8 +35,8 @@ extension _ObserverStorage.State {
       previous = stamp.sequence
       if stamp.isRemoved { removed += 1 }
       precondition(
-        !isHeldByOwner(position) || buffer.entry(at: position).pointee.object == nil,
-        "entry \(position), held by the owner, holds a weak reference")
+        !isHeldByHost(position) || buffer.entry(at: position).pointee.object == nil,
+        "entry \(position), held by the host, holds a weak reference")
     }
     precondition(removed == tombstones, "I9: tombstones \(tombstones), flagged entries \(removed)")
     precondition(
@@ -153,7 +153,7 @@ extension _ObserverStorage.State {
   @inline(__always)
   func checkDead(at position: Int) {
     _check(
-      !isHeldByOwner(position) && buffer.entry(at: position).pointee.object == nil,
+      !isHeldByHost(position) && buffer.entry(at: position).pointee.object == nil,
       "I8: a sweep removes a live registration")
   }
 }

@@ -15,7 +15,7 @@ extension _ObserverStorage.State {
     if buffer.isFull { makeRoom(&garbage) }
     let sequence = nextSequence
     buffer.append(
-      object, isOwner: ObjectIdentifier(object) == ownerKey, payload: consume payload,
+      object, isHost: ObjectIdentifier(object) == hostKey, payload: consume payload,
       stamp: _EntryStamp(sequence: sequence))
     nextSequence += 1
     registrationsSinceSweep += 1
@@ -24,14 +24,14 @@ extension _ObserverStorage.State {
     return sequence
   }
 
-  /// Whether the registration at `position` is the owner's: alive, with no weak reference.
-  func isHeldByOwner(_ position: Int) -> Bool {
-    buffer.entry(at: position).pointee.key == ownerKey
+  /// Whether the registration at `position` is the host's: alive, with no weak reference.
+  func isHeldByHost(_ position: Int) -> Bool {
+    buffer.entry(at: position).pointee.key == hostKey
   }
 
   /// The object at `position`, if alive; release it after unlocking.
   func object(at position: Int) -> AnyObject? {
-    if isHeldByOwner(position), let owner { return owner.takeUnretainedValue() }
+    if isHeldByHost(position), let host { return host.takeUnretainedValue() }
     return buffer.entry(at: position).pointee.object
   }
 

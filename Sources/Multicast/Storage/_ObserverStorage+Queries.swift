@@ -23,15 +23,15 @@ extension _ObserverStorage {
   /// Counts up to `limit` live registrations without the lock; `nil` if changes keep spoiling it.
   private func countLive(upTo limit: Int) -> Int? {
     // Written once, before the storage is shared.
-    let ownerKey = state.pointee.ownerKey
+    let hostKey = state.pointee.hostKey
     for _ in 0..<3 {
       let (changes, start) = withReadingSection { state in
         (state.changes, state.beginBroadcast())
       }
       var count = 0
       forEachRegistered(from: start) { entry, _ in
-        // An owner's registration holds no weak reference: it is alive.
-        if entry.pointee.key == ownerKey || entry.pointee.object != nil { count += 1 }
+        // A host's registration holds no weak reference: it is alive.
+        if entry.pointee.key == hostKey || entry.pointee.object != nil { count += 1 }
         return count < limit
       }
       if withReadingSection({ $0.changes }) == changes { return count }
@@ -42,21 +42,21 @@ extension _ObserverStorage {
   /// ``liveCount`` counted with the lock held, when changes keep spoiling the walk.
   private var lockedLiveCount: Int {
     // What it loads goes out of the section in `loaded`, released with it.
-    let (loaded, ownerCount) = withReadingSection { state in
+    let (loaded, hostCount) = withReadingSection { state in
       let buffer = state.buffer
       var loaded: [AnyObject] = []
       loaded.reserveCapacity(buffer.count)
-      var ownerCount = 0
+      var hostCount = 0
       for position in 0..<buffer.count where !buffer.stamp(at: position).isRemoved {
-        if state.isHeldByOwner(position) {
-          ownerCount += 1
+        if state.isHeldByHost(position) {
+          hostCount += 1
         } else if let object = buffer.entry(at: position).pointee.object {
           loaded.append(object)
         }
       }
-      return (loaded, ownerCount)
+      return (loaded, hostCount)
     }
-    return loaded.count + ownerCount
+    return loaded.count + hostCount
   }
 
   /// Walks the unremoved entries from `start` on until `body` returns `false`; ends the broadcast.
@@ -121,7 +121,7 @@ extension _ObserverStorage {
     from sequence: UInt64, before end: UInt64
   ) -> (object: AnyObject, payload: Payload, sequence: UInt64)? {
     withReadingSection { state in
-      assert(state.ownerKey == nil, "a query that skips the owner's registrations")
+      assert(state.hostKey == nil, "a query that skips the host's registrations")
       let buffer = state.buffer
       var position = buffer.position(ofFirst: sequence, below: buffer.count)
       while position < buffer.count {

@@ -31,12 +31,12 @@ extension _ObserverStorage {
     var tombstones = 0
     var liveAtLastSweep = 0
     var registrationsSinceSweep = 0
-    /// The owner (``_ObserverStorage/setOwner(_:)``), unretained: it keeps the storage.
-    var owner: Unmanaged<AnyObject>? = nil
-    /// The owner's identity; written once, before the storage is shared.
+    /// The host (``_ObserverStorage/setHost(_:)``), unretained: it keeps the storage.
+    var host: Unmanaged<AnyObject>? = nil
+    /// The host's identity; written once, before the storage is shared.
     @usableFromInline
-    var ownerKey: ObjectIdentifier? = nil
-    /// What the owner guards with this lock besides the registrations.
+    var hostKey: ObjectIdentifier? = nil
+    /// What the host guards with this lock besides the registrations.
     @usableFromInline
     var guarded: Guarded
 

@@ -8,12 +8,12 @@ extension _ObserverStorage {
     let start = beginBroadcast()
     let end = start.end
     // Written once, before the storage is shared.
-    let ownerKey = state.pointee.ownerKey
+    let hostKey = state.pointee.hostKey
     var dead: [UInt64] = []
     var alive = 0
     forEachRegistered(from: start) { entry, stamp in
-      // An owner's registration holds no weak reference: it is alive.
-      if entry.pointee.key == ownerKey || entry.pointee.object != nil {
+      // A host's registration holds no weak reference: it is alive.
+      if entry.pointee.key == hostKey || entry.pointee.object != nil {
         alive += 1
       } else {
         dead.append(stamp.sequence)

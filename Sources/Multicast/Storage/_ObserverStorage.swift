@@ -47,7 +47,7 @@ struct _ObserverStorage<Payload, Index: _EntryIndex, Guarded: _Guarded>: ~Copyab
   }
 
   deinit {
-    // No broadcast can be running: each borrows the storage's owner.
+    // No broadcast can be running: each borrows the storage's host.
     let state = self.state.move()
     state.buffer.deallocate()
     for buffer in state.retiredBeforeFlip { buffer.deallocate() }
@@ -124,11 +124,11 @@ typealias _KeyedRegistry<Payload> = _ObserverStorage<Payload, _PositionIndex, _N
 typealias _HandleRegistry<Payload, Guarded: _Guarded> = _ObserverStorage<Payload, _NoIndex, Guarded>
 
 extension _ObserverStorage where Guarded == _NothingGuarded {
-  /// Creates an empty storage whose owner guards nothing else with its lock.
+  /// Creates an empty storage whose host guards nothing else with its lock.
   init() { self.init(guarding: _NothingGuarded()) }
 }
 
-/// What a storage's owner guards with its lock besides the registrations,
+/// What a storage's host guards with its lock besides the registrations,
 /// told of each removal in the removal's section (README.md, section 2).
 @usableFromInline
 protocol _Guarded {
