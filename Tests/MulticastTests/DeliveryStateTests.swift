@@ -89,9 +89,16 @@ private final class Machine {
 
   private func check() { state.checkInvariants() }
 
+  /// Finishes the batch's jobs and empties it, keeping its buffer, as a
+  /// destination does.
   private func finishBatch() {
     for job in batch { job.finish() }
-    batch.removeAll()
+    batch.removeAll(keepingCapacity: true)
+  }
+
+  /// The address of the batch's buffer.
+  var batchBuffer: UnsafeRawPointer? {
+    batch.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
   }
 
   deinit {
@@ -218,6 +225,29 @@ struct DeliveryStateTests {
     #expect(machine.batchNumbers == Array(_DeliveryState.batchLimit..<count))
     #expect(!machine.next())
     #expect(machine.state.waiting.isEmpty && !machine.state.isDelivering)
+  }
+
+  @Test(
+    "A delivered batch's buffer holds a later chunk, so that a flood frees none on the deliverer; no spare outlives the work"
+  )
+  func sparesReused() {
+    let limit = _DeliveryState.batchLimit
+    let machine = Machine()
+    for number in 0..<3 * limit { _ = machine.arrive(number, isHere: false) }
+    #expect(machine.startDrain())
+    let first = machine.batchBuffer
+    #expect(machine.next())
+    #expect(machine.state.spareCount == 1)
+    // The fourth chunk is made in the first batch's buffer.
+    for number in 3 * limit..<4 * limit { _ = machine.arrive(number, isHere: false) }
+    #expect(machine.state.spareCount == 0)
+    #expect(machine.next() && machine.next())
+    #expect(machine.batchNumbers == Array(3 * limit..<4 * limit))
+    #expect(machine.batchBuffer == first)
+    #expect(machine.state.spareCount == 2)
+    // Nothing left: the spares go with the delivery.
+    #expect(!machine.next())
+    #expect(machine.state.spareCount == 0)
   }
 
   @Test("A scheduled drain with nothing left to do ends before it hops; one with work goes on")

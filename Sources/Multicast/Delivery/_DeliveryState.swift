@@ -10,6 +10,11 @@ struct _DeliveryState {
   /// The chunks from `head` on wait, oldest first; those before are empty.
   private var chunks: [[_DeliveryJob]] = []
   private var head = 0
+  /// Emptied batches handed back, each reused as a new chunk (at most
+  /// `spareLimit`; none once nothing waits): during a flood neither thread
+  /// frees what the other allocates, which waits on the allocator (D2).
+  private var spares: [[_DeliveryJob]] = []
+  static let spareLimit = 4
   private(set) var isScheduled = false
   private(set) var isDelivering = false
   /// How many jobs have arrived, and been handed to deliverers, ever.
@@ -63,6 +68,9 @@ struct _DeliveryState {
 
   /// The work waiting, oldest first; O(n), for tests.
   var waiting: [_DeliveryJob] { Array(chunks[head...].joined()) }
+
+  /// How many emptied batches wait to be reused, for tests.
+  var spareCount: Int { spares.count }
 
   /// What the caller of ``arrive(_:isHere:thread:taking:superseding:_:)`` does.
   enum Arrival: Equatable {
@@ -152,6 +160,7 @@ struct _DeliveryState {
     precondition(batch.isEmpty, "a batch was handed back before it was delivered")
     if isEmpty {
       isDelivering = false
+      spares.removeAll()
       return .finish
     }
     if taken >= owed && isPastBudget {
@@ -193,6 +202,7 @@ struct _DeliveryState {
     }
     taken = arrived
     chunks.removeAll()
+    spares.removeAll()
     head = 0
   }
 
@@ -207,6 +217,9 @@ struct _DeliveryState {
       head <= chunks.count && chunks[..<head].allSatisfy(\.isEmpty)
         && chunks[head...].allSatisfy { !$0.isEmpty && $0.count <= Self.batchLimit },
       "D2: a destination's queue holds an empty chunk, or one too long, or kept one handed over")
+    precondition(
+      spares.count <= Self.spareLimit && spares.allSatisfy(\.isEmpty),
+      "D2: a destination keeps too many spare chunks, or one not empty")
     #endif
   }
 
@@ -248,16 +261,19 @@ struct _DeliveryState {
     if !isEmpty, chunks[chunks.count - 1].count < Self.batchLimit {
       chunks[chunks.count - 1].append(job)
     } else {
-      var chunk: [_DeliveryJob] = []
-      chunk.reserveCapacity(isEmpty ? 16 : Self.batchLimit)
+      var chunk = spares.popLast() ?? []
+      if chunk.capacity == 0 { chunk.reserveCapacity(isEmpty ? 16 : Self.batchLimit) }
       chunk.append(job)
       chunks.append(chunk)
     }
   }
 
   /// Hands the oldest chunk over as `batch`, which must be empty: the
-  /// chunk's buffer moves, and no job is copied.
+  /// chunk's buffer moves, and no job is copied; `batch`'s own becomes a spare.
   private mutating func take(into batch: inout [_DeliveryJob]) {
+    if batch.capacity >= Self.batchLimit, spares.count < Self.spareLimit {
+      spares.append(batch)
+    }
     batch = chunks[head]
     taken &+= UInt64(batch.count)
     chunks[head] = []

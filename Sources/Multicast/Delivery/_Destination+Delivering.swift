@@ -11,7 +11,7 @@ extension _Destination {
     while true {
       if !batch.isEmpty {
         deliver(batch)
-        batch.removeAll()
+        batch.removeAll(keepingCapacity: true)
       }
       if finishIfOnlyDelivering() { return }
       let isPastBudget = deadline != .max && _multicast_monotonic_nanoseconds() >= deadline
@@ -82,7 +82,7 @@ extension _Destination {
         batch[index].deliver(at: self)
         batch[index].finish()
       }
-      batch.removeAll()
+      batch.removeAll(keepingCapacity: true)
       if _multicast_monotonic_nanoseconds() >= deadline {
         return withLockedState { $0.pause() }
       }

@@ -53,17 +53,17 @@ extension _ObserverStorage {
     }
   }
 
-  /// Starts a broadcast of the registrations made before the one numbered `end`.
+  /// Starts a broadcast of the registrations made before the one numbered `end`,
+  /// without the lock when it can: a deliverer would wait for a flooding sender.
   @inlinable
   func beginBroadcast(registeredBefore end: UInt64) -> _BroadcastCursor<Payload, Index> {
-    withReadingSection { state in
-      let buffer = state.buffer
-      // Sequence numbers only grow, so `end` is at most `nextSequence`.
-      return _BroadcastCursor(
-        buffer: buffer, position: 0,
-        endPosition: buffer.position(ofFirst: end, below: buffer.count),
-        end: end, counter: state.countBroadcast())
-    }
+    let all = beginBroadcastWithoutLock() ?? beginBroadcastLocked()
+    // Sequence numbers only grow, so `end` is at most `all.end`.
+    assert(end <= all.end, "I1: a broadcast of registrations not yet made")
+    return _BroadcastCursor(
+      buffer: all.buffer, position: 0,
+      endPosition: all.buffer.position(ofFirst: end, below: all.endPosition),
+      end: end, counter: all.counter)
   }
 
   /// Joins `reading`, still counted, on its buffer and counter, for the registrations before `end`.
