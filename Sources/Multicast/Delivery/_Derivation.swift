@@ -87,9 +87,9 @@ struct _WeakReference: @unchecked Sendable {
 /// changes reach ``forward(old:new:at:through:core:)`` where no actor is, in each source's
 /// order, but from different sources on different threads at once.
 final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
-  // @unchecked Sendable: every stored var is guarded by `lock`, but `registrations`, touched
-  // only in the connecting and disconnecting the `_UpstreamLink` runs under its lock, and
-  // `tellReaders`, set before the derivation is shared. Stress tests run under ThreadSanitizer.
+  // @unchecked Sendable: its state is reached only with its lock held; `registrations` only
+  // in the connecting and disconnecting the `_UpstreamLink` runs under its lock; `tellReaders`
+  // is set before the derivation is shared. Stress tests run under ThreadSanitizer.
   typealias Core = _EventCore<(old: Output, new: Output)>
 
   let transform: @Sendable ([Any]) -> Output
@@ -97,22 +97,23 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
   /// Tells Observation's readers of the derived value, if it lives and was read, of a change.
   var tellReaders: @Sendable () -> Void = {}
 
-  private let lock = _Lock(
-    initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
-  /// The sources' cores, held while not connected, to connect again; only weakly while
-  /// connected, since a subscription to a source holds the derived value's core.
-  private var held: [AnyObject?]
   private let cores: [_WeakReference]
-  /// The connection whose inputs these are, or `nil` while not connected.
-  private var connection: UInt64?
-  private var inputs: [Any?]
-  /// How many changes of each source the inputs include.
-  private var versions: [UInt64]
-  /// The versions that made the derived core's latest value.
-  private var committed: [UInt64]
-  /// Whether the derived core has a latest value of `connection`.
-  private var isStarted = false
-  /// The subscriptions to the sources, by source.
+  private struct State {
+    /// The sources' cores, held while not connected, to connect again; only weakly while
+    /// connected, since a subscription to a source holds the derived value's core.
+    var held: [AnyObject?]
+    /// The connection whose inputs these are, or `nil` while not connected.
+    var connection: UInt64?
+    var inputs: [Any?]
+    /// How many changes of each source the inputs include.
+    var versions: [UInt64]
+    /// The versions that made the derived core's latest value.
+    var committed: [UInt64]
+    /// Whether the derived core has a latest value of `connection`.
+    var isStarted = false
+  }
+  private let state: _Locked<State>
+  /// The subscriptions to the sources, by source, guarded by the link's lock.
   private var registrations: [_Registration?]
 
   init(
@@ -121,24 +122,13 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
   ) {
     self.transform = transform
     kinds = sources.map(\.kind)
-    held = sources.map(\.core)
     cores = sources.map { _WeakReference($0.core) }
-    inputs = Array(repeating: nil, count: sources.count)
-    versions = Array(repeating: 0, count: sources.count)
-    committed = versions
+    let versions = [UInt64](repeating: 0, count: sources.count)
+    state = _Locked(
+      State(
+        held: sources.map(\.core), inputs: Array(repeating: nil, count: sources.count),
+        versions: versions, committed: versions))
     registrations = Array(repeating: nil, count: sources.count)
-  }
-
-  deinit {
-    lock.destroy()
-    lock.memory.deallocate()
-  }
-
-  @inline(__always)
-  private func locked<Result>(_ body: () -> Result) -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return body()
   }
 
   // MARK: Connecting, under the link's lock
@@ -149,18 +139,18 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
     _ first: AnyObject, _ number: UInt64, core: Core, into garbage: inout _SubscriberGarbage
   ) -> (_Registration, () -> Void) {
     var dropped: [Any?] = []
-    let sources: [AnyObject?] = locked {
-      connection = number
-      isStarted = false
-      var sources = held.indices.map { held[$0] ?? cores[$0].object }
+    let sources: [AnyObject?] = state.withLock { state in
+      state.connection = number
+      state.isStarted = false
+      var sources = state.held.indices.map { state.held[$0] ?? cores[$0].object }
       sources[0] = first
-      held = Array(repeating: nil, count: held.count)
+      state.held = Array(repeating: nil, count: state.held.count)
       for index in sources.indices where sources[index] != nil {
         // A source that is gone cannot change: its last input stays.
-        dropped.append(inputs[index].take())
-        versions[index] = 0
+        dropped.append(state.inputs[index].take())
+        state.versions[index] = 0
       }
-      committed = versions
+      state.committed = state.versions
       return sources
     }
     var followups: [() -> Void] = []
@@ -185,11 +175,11 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
 
   /// Ends the subscriptions to the sources and holds them again, returning what is left.
   func disconnect(into garbage: inout _SubscriberGarbage) -> () -> Void {
-    let sources: [AnyObject?] = locked {
-      connection = nil
-      isStarted = false
-      held = cores.map(\.object)
-      return held
+    let sources: [AnyObject?] = state.withLock { state in
+      state.connection = nil
+      state.isStarted = false
+      state.held = cores.map(\.object)
+      return state.held
     }
     var followups: [() -> Void] = []
     for index in registrations.indices {
@@ -204,7 +194,7 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
   /// Has each derived source connect, as another thread may not have yet, then computes
   /// the first value, if none is known.
   func connectFurther(_ core: Core) {
-    let sources = locked { cores.map(\.object) }
+    let sources = cores.map(\.object)
     for source in sources {
       (source as? any _Closable)?.upstream?.update()
     }
@@ -214,9 +204,9 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
   // MARK: Inputs and changes
 
   func record(_ value: Any, at index: Int, through connection: UInt64) {
-    locked {
-      guard self.connection == connection, inputs[index] == nil else { return }
-      inputs[index] = value
+    state.withLock { state in
+      guard state.connection == connection, state.inputs[index] == nil else { return }
+      state.inputs[index] = value
     }
   }
 
@@ -225,33 +215,35 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
   func start(_ core: Core) {
     while true {
       var missing: [(index: Int, core: AnyObject)] = []
-      let snapshot: (number: UInt64, inputs: [Any?], versions: [UInt64])? = locked {
-        guard let connection, !isStarted else { return nil }
-        for index in inputs.indices where inputs[index] == nil {
+      let snapshot: (number: UInt64, inputs: [Any?], versions: [UInt64])? = state.withLock {
+        state in
+        guard let connection = state.connection, !state.isStarted else { return nil }
+        for index in state.inputs.indices where state.inputs[index] == nil {
           if let core = cores[index].object { missing.append((index, core)) }
         }
-        return (connection, inputs, versions)
+        return (connection, state.inputs, state.versions)
       }
       guard let snapshot else { return }
       if !missing.isEmpty {
         // A derived source that started after its section was read.
         let read = missing.map { ($0.index, kinds[$0.index].latest(of: $0.core)) }
-        let isComplete = locked {
-          for (index, value) in read where connection == snapshot.number && inputs[index] == nil {
-            inputs[index] = value
+        let isComplete = state.withLock { state in
+          for (index, value) in read
+          where state.connection == snapshot.number && state.inputs[index] == nil {
+            state.inputs[index] = value
           }
-          return inputs.allSatisfy { $0 != nil }
+          return state.inputs.allSatisfy { $0 != nil }
         }
         // A source that knows no value yet: its first change starts this one.
         guard isComplete else { return }
         continue
       }
       let value = transform(snapshot.inputs.map { $0.unsafelyUnwrapped })
-      let isDone = locked {
-        guard connection == snapshot.number, !isStarted else { return true }
-        guard versions == snapshot.versions else { return false }
-        isStarted = core.start(with: (old: value, new: value), through: snapshot.number)
-        committed = versions
+      let isDone = state.withLock { state in
+        guard state.connection == snapshot.number, !state.isStarted else { return true }
+        guard state.versions == snapshot.versions else { return false }
+        state.isStarted = core.start(with: (old: value, new: value), through: snapshot.number)
+        state.committed = state.versions
         return true
       }
       if isDone { return }
@@ -261,22 +253,23 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
   func forward(old: Any, new: Any, at index: Int, through connection: UInt64, core: AnyObject) {
     let core = unsafeDowncast(core, to: Core.self)
     var replaced: Any? = nil
-    let recorded: (version: UInt64, prior: Any)? = locked {
-      guard self.connection == connection else { return nil }
-      replaced = inputs[index].take()
-      inputs[index] = new
-      versions[index] &+= 1
-      return (versions[index], replaced ?? old)
+    let recorded: (version: UInt64, prior: Any)? = state.withLock { state in
+      guard state.connection == connection else { return nil }
+      replaced = state.inputs[index].take()
+      state.inputs[index] = new
+      state.versions[index] &+= 1
+      return (state.versions[index], replaced ?? old)
     }
     // Released with no lock held: it may be the last reference to an object.
     _ = consume replaced
     guard let recorded else { return }
     while true {
-      let snapshot: (inputs: [Any], versions: [UInt64], isStarted: Bool)? = locked {
-        guard self.connection == connection, committed[index] < recorded.version,
-          inputs.allSatisfy({ $0 != nil })
+      let snapshot: (inputs: [Any], versions: [UInt64], isStarted: Bool)? = state.withLock {
+        state in
+        guard state.connection == connection, state.committed[index] < recorded.version,
+          state.inputs.allSatisfy({ $0 != nil })
         else { return nil }
-        return (inputs.map { $0.unsafelyUnwrapped }, versions, isStarted)
+        return (state.inputs.map { $0.unsafelyUnwrapped }, state.versions, state.isStarted)
       }
       // Ended, included in a later change, or waiting for a source's value.
       guard let snapshot else { return }
@@ -302,9 +295,9 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
       let local = slot.baseAddress.unsafelyUnwrapped
       var change = (old: value, new: value)
       // `nil`: the connection ended, and with it the change.
-      let outcome: Bool? = locked {
-        guard self.connection == connection else { return nil }
-        guard self.versions == versions, isStarted == (before == nil) else { return false }
+      let outcome: Bool? = state.withLock { state in
+        guard state.connection == connection else { return nil }
+        guard state.versions == versions, state.isStarted == (before == nil) else { return false }
         // In the core's section, which orders it among its changes (D4).
         let isPrepared = core.prepare(through: connection, into: local) { _, latest in
           change.old = latest?.new ?? before.unsafelyUnwrapped
@@ -312,8 +305,8 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
           return change
         }
         guard isPrepared else { return nil }
-        committed = versions
-        isStarted = true
+        state.committed = versions
+        state.isStarted = true
         return true
       }
       guard let outcome else { return true }

@@ -33,52 +33,55 @@ extension _Destination {
 
 /// The destinations of actors other than the main actor, held weakly.
 private final class _DestinationRegistry: @unchecked Sendable {
-  // @unchecked Sendable: the stored vars are guarded by `lock`.
+  // @unchecked Sendable: its state is reached only with its lock held.
 
   private struct Entry {
     weak var destination: _Destination?
   }
 
-  private let lock = _Lock(
-    initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
-  private var entries: [ObjectIdentifier: Entry] = [:]
-  /// The count at which entries whose destination is gone are pruned.
-  private var pruneAt = 16
-  /// Events' own destinations of no actor that handed work to a drain.
-  private var draining: [ObjectIdentifier: Entry] = [:]
-  private var pruneDrainingAt = 16
+  private struct State {
+    var entries: [ObjectIdentifier: Entry] = [:]
+    /// The count at which entries whose destination is gone are pruned.
+    var pruneAt = 16
+    /// Events' own destinations of no actor that handed work to a drain.
+    var draining: [ObjectIdentifier: Entry] = [:]
+    var pruneDrainingAt = 16
+  }
+
+  private let state = _Locked(State())
 
   func destination(of actor: any Actor) -> _Destination {
     let key = ObjectIdentifier(actor)
-    return lock.withLock {
+    return state.withLock { state in
       // An orphaned destination at this key is a dead actor's: replaced (D7).
-      if let existing = entries[key]?.destination, !existing.isOrphaned {
+      if let existing = state.entries[key]?.destination, !existing.isOrphaned {
         _check(existing.serves(actor), "D7: a destination is given to another actor")
         return existing
       }
       let destination = _Destination(actor: actor)
-      entries[key] = Entry(destination: destination)
-      if entries.count >= pruneAt {
-        entries = entries.filter { $0.value.destination != nil }
-        pruneAt = Swift.max(16, 2 * entries.count)
+      state.entries[key] = Entry(destination: destination)
+      if state.entries.count >= state.pruneAt {
+        state.entries = state.entries.filter { $0.value.destination != nil }
+        state.pruneAt = Swift.max(16, 2 * state.entries.count)
       }
       return destination
     }
   }
 
   func noteDraining(_ destination: _Destination) {
-    lock.withLock {
-      draining[ObjectIdentifier(destination)] = Entry(destination: destination)
-      if draining.count >= pruneDrainingAt {
-        draining = draining.filter { $0.value.destination != nil }
-        pruneDrainingAt = Swift.max(16, 2 * draining.count)
+    state.withLock { state in
+      state.draining[ObjectIdentifier(destination)] = Entry(destination: destination)
+      if state.draining.count >= state.pruneDrainingAt {
+        state.draining = state.draining.filter { $0.value.destination != nil }
+        state.pruneDrainingAt = Swift.max(16, 2 * state.draining.count)
       }
     }
   }
 
   var destinations: [_Destination] {
-    lock.withLock {
-      entries.values.compactMap(\.destination) + draining.values.compactMap(\.destination)
+    state.withLock { state in
+      state.entries.values.compactMap(\.destination)
+        + state.draining.values.compactMap(\.destination)
     }
   }
 }

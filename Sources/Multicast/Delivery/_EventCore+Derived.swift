@@ -94,8 +94,8 @@ extension _EventCore {
 /// A derived event's subscription to the event it derives from, which it holds strongly
 /// only while not subscribed (README.md, section 4; D11, D12).
 final class _UpstreamLink: @unchecked Sendable {
-  // @unchecked Sendable: the closures are set before the link is shared; the other vars are
-  // guarded by `lock`.
+  // @unchecked Sendable: the closures are set before the link is shared; the rest is reached
+  // only with its lock held.
 
   /// Subscribes to the upstream core given, returning what is left once no lock is held.
   var subscribe: (AnyObject, UInt64, inout _SubscriberGarbage) -> (_Registration, () -> Void) = {
@@ -111,31 +111,25 @@ final class _UpstreamLink: @unchecked Sendable {
   /// the argument says one is being made; else `nil`, its connection ended
   /// (``_EventCore/connectionIfObserved()``).
   var connection: (_ isHeld: Bool) -> (number: UInt64?, forgotten: Any?) = { _ in (0, nil) }
-  private let lock = _Lock(
-    initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
-  /// The upstream core, held while not subscribed to it.
-  private var held: AnyObject?
-  /// The upstream core, while anything holds it.
-  private weak var source: AnyObject?
-  /// The subscription upstream, while the derived event has registrations.
-  private var registration: _Registration?
-  /// How many subscriptions being made hold the connection (``holding(_:)``).
-  private var holds = 0
-
-  init(source: AnyObject) {
-    held = source
-    self.source = source
+  private struct State {
+    /// The upstream core, held while not subscribed to it.
+    var held: AnyObject?
+    /// The upstream core, while anything holds it.
+    weak var source: AnyObject?
+    /// The subscription upstream, while the derived event has registrations.
+    var registration: _Registration?
+    /// How many subscriptions being made hold the connection (``holding(_:)``).
+    var holds = 0
   }
 
-  deinit {
-    lock.destroy()
-    lock.memory.deallocate()
+  private let state: _Locked<State>
+
+  init(source: AnyObject) {
+    state = _Locked(State(held: source, source: source))
   }
 
   var upstreamCore: AnyObject? {
-    lock.lock()
-    defer { lock.unlock() }
-    return held ?? source
+    state.withLock { $0.held ?? $0.source }
   }
 
   /// Subscribes upstream while the derived event has registrations, else ends it (D11).
@@ -143,31 +137,35 @@ final class _UpstreamLink: @unchecked Sendable {
     var garbage = _SubscriberGarbage()
     var followup: (() -> Void)? = nil
     var connected: AnyObject? = nil
-    lock.lock()
-    // Decided in the derived core's section first: a value the ending
-    // subscription still forwards is dropped from there on.
-    let (connection, forgotten) = connection(holds > 0)
-    if let connection {
-      // With no one left to send upstream, there is nothing to subscribe to.
-      if registration == nil, let source = held ?? source {
-        let made = subscribe(source, connection, &garbage)
-        (registration, followup) = (made.0, made.1)
-        held = nil
-      } else if registration != nil {
-        // Another thread may have subscribed, and not yet connected what it subscribed to.
-        connected = source
+    let forgotten = state.withLock { state in
+      // Decided in the derived core's section first: a value the ending
+      // subscription still forwards is dropped from there on.
+      let (connection, forgotten) = connection(state.holds > 0)
+      if let connection {
+        // With no one left to send upstream, there is nothing to subscribe to.
+        if state.registration == nil, let source = state.held ?? state.source {
+          let made = subscribe(source, connection, &garbage)
+          (state.registration, followup) = (made.0, made.1)
+          state.held = nil
+        } else if state.registration != nil {
+          // Another thread may have subscribed, and not yet connected what it subscribed to.
+          connected = state.source
+        }
+      } else if let ended = state.registration.take(), let source = state.source {
+        // Held first, to subscribe again.
+        state.held = source
+        followup = unsubscribe(source, ended, &garbage)
       }
-    } else if let ended = registration.take(), let source {
-      // Held first, to subscribe again.
-      held = source
-      followup = unsubscribe(source, ended, &garbage)
+      _check(
+        connection != nil
+          ? state.registration != nil || (state.held == nil && state.source == nil)
+          : state.registration == nil,
+        "D11: a derived event's connection upstream does not follow its subscriptions")
+      _check(
+        state.registration == nil || state.held == nil,
+        "D11: a link holds the core it is subscribed to")
+      return forgotten
     }
-    _check(
-      connection != nil
-        ? registration != nil || (held == nil && source == nil) : registration == nil,
-      "D11: a derived event's connection upstream does not follow its subscriptions")
-    _check(registration == nil || held == nil, "D11: a link holds the core it is subscribed to")
-    lock.unlock()
     _ = consume garbage
     withExtendedLifetime(forgotten) {}
     followup?()
@@ -177,14 +175,10 @@ final class _UpstreamLink: @unchecked Sendable {
   /// Runs `body`, which subscribes to a derived value from its current value, with the
   /// connection held, so that the value is known when the subscription's section reads it.
   func holding<Result>(_ body: () -> Result) -> Result {
-    lock.lock()
-    holds += 1
-    lock.unlock()
+    state.withLock { $0.holds += 1 }
     update()
     let result = body()
-    lock.lock()
-    holds -= 1
-    lock.unlock()
+    state.withLock { $0.holds -= 1 }
     // Ends the connection if `body` made no subscription that lasts.
     update()
     return result

@@ -37,31 +37,23 @@ extension Event where Value: Equatable & SendableMetatype {
 
 /// The value a ``Event/removeDuplicates()`` event last sent, by connection.
 final class _LastValue<Value: Equatable>: @unchecked Sendable {
-  // @unchecked Sendable: `last` is read and written with `lock` held. One
+  // @unchecked Sendable: `last` is reached only with its lock held. One
   // connection's values arrive one at a time, in order; a connection that
   // ended may still forward one while the next starts, which the number
   // tells apart.
-  private let lock = _Lock(
-    initializing: .allocate(byteCount: _Lock.byteCount, alignment: _Lock.alignment))
-  private var last: (connection: UInt64, value: Value)?
-
-  deinit {
-    lock.destroy()
-    lock.memory.deallocate()
-  }
+  private let last = _Locked<(connection: UInt64, value: Value)?>(nil)
 
   /// Whether `value` differs from the last one of `connection`, which it
   /// then becomes.
   func isNew(_ value: Value, through connection: UInt64) -> Bool {
-    lock.lock()
-    let previous = last?.connection == connection ? last?.value : nil
-    lock.unlock()
+    let previous = last.withLock { $0?.connection == connection ? $0?.value : nil }
     // Compared with no lock held: `==` is the caller's code.
     if let previous, previous == value { return false }
-    lock.lock()
-    let replaced = last
-    last = (connection, value)
-    lock.unlock()
+    let replaced = last.withLock { last in
+      let replaced = last
+      last = (connection, value)
+      return replaced
+    }
     withExtendedLifetime(replaced) {}
     return true
   }

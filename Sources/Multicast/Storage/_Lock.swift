@@ -108,3 +108,34 @@ struct _Lock {
     return try body()
   }
 }
+
+/// State reached only with its lock held, both in one allocation, as the
+/// storage keeps its own (README.md, section 2).
+struct _Locked<State>: ~Copyable {
+  private let lock: _Lock
+  private let state: UnsafeMutablePointer<State>
+
+  init(_ initial: State) {
+    let stateOffset = _BufferLayout.aligned(_Lock.byteCount, to: MemoryLayout<State>.alignment)
+    let memory = UnsafeMutableRawPointer.allocate(
+      byteCount: stateOffset + MemoryLayout<State>.size,
+      alignment: Swift.max(_Lock.alignment, MemoryLayout<State>.alignment))
+    lock = _Lock(initializing: memory)
+    state = (memory + stateOffset).bindMemory(to: State.self, capacity: 1)
+    state.initialize(to: initial)
+  }
+
+  deinit {
+    state.deinitialize(count: 1)
+    lock.destroy()
+    lock.memory.deallocate()
+  }
+
+  /// Runs `body` on the state with the lock held; what it returns is released
+  /// after unlocking, by the caller.
+  func withLock<Result: ~Copyable>(_ body: (inout State) -> Result) -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&state.pointee)
+  }
+}
