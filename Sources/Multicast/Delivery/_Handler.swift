@@ -33,132 +33,116 @@ enum _Handler {
 // parameter passed by address, so a struct holding `(Value) -> Void` is laid
 // out as one holding `(UnsafeRawPointer) -> Void`. README.md, "Handlers",
 // says why a cast of the function itself would not do, and which tests
-// cover every layout (HandlerLayoutTests, ActorFormValueTests). Where it
-// stands, each `unsafeBitCast` below traps in every build if the two types'
-// sizes differ.
+// cover every layout (HandlerLayoutTests, ActorFormValueTests). Each
+// `unsafeBitCast` below traps in every build if the two types' sizes differ.
 
-/// A subscriber's closure that takes the value.
+/// A subscriber's closure, in the one field of its shape, with its types: a
+/// target, a class, is one reference at every abstraction, as the
+/// registration's object is.
 @usableFromInline
-struct _TypedHandler<Value> {
-  @usableFromInline
-  let call: (Value) -> Void
+struct _TypedHandler<Target: AnyObject, Value> {
+  @usableFromInline var value: ((Value) -> Void)? = nil
+  @usableFromInline var bound: ((Target, Value) -> Void)? = nil
+  @usableFromInline var pair: ((Value, Value) -> Void)? = nil
+  @usableFromInline var boundPair: ((Target, Value, Value) -> Void)? = nil
+
+  @inlinable init() {}
 
   @inlinable
-  init(_ call: @escaping (Value) -> Void) { self.call = call }
-
-  @inlinable
-  var erased: _Handler {
-    .value(unsafeBitCast(self, to: _ErasedValueHandler.self).call)
-  }
+  var erased: _Handler { unsafeBitCast(self, to: _ErasedHandler.self).handler }
 }
 
-/// What a ``_TypedHandler`` is cast to.
-@usableFromInline
-struct _ErasedValueHandler {
-  @usableFromInline
-  let call: (UnsafeRawPointer) -> Void
-
-  @inlinable
-  init(call: @escaping (UnsafeRawPointer) -> Void) { self.call = call }
-}
-
-/// A subscriber's closure that takes its target, a class (one reference at
-/// every abstraction, as the registration's object is), and the value.
-@usableFromInline
-struct _BoundHandler<Target: AnyObject, Value> {
-  @usableFromInline
-  let call: (Target, Value) -> Void
-
-  @inlinable
-  init(_ call: @escaping (Target, Value) -> Void) { self.call = call }
-
-  @inlinable
-  var erased: _Handler {
-    .bound(unsafeBitCast(self, to: _ErasedBoundHandler.self).call)
-  }
-}
-
-/// A subscriber's closure isolated to its target, an actor.
+/// A subscriber's closure isolated to its target, an actor, laid out as
+/// ``_TypedHandler``; called only on the target's isolation, where the
+/// subscription was made (D3): `isolated` changes how a closure is checked,
+/// not how it is called.
 @usableFromInline
 struct _IsolatedHandler<Target: Actor, Value> {
-  @usableFromInline
-  let call: (isolated Target, Value) -> Void
+  @usableFromInline var value: ((Value) -> Void)? = nil
+  @usableFromInline var bound: ((isolated Target, Value) -> Void)? = nil
+  @usableFromInline var pair: ((Value, Value) -> Void)? = nil
+  @usableFromInline var boundPair: ((isolated Target, Value, Value) -> Void)? = nil
+
+  @inlinable init() {}
 
   @inlinable
-  init(_ call: @escaping (isolated Target, Value) -> Void) { self.call = call }
+  var erased: _Handler { unsafeBitCast(self, to: _ErasedHandler.self).handler }
+}
 
-  /// To be called only on the target's isolation, where the subscription
-  /// was made (D3): `isolated` changes how a closure is checked, not called.
+/// What a ``_TypedHandler`` or an ``_IsolatedHandler`` is cast to.
+@usableFromInline
+struct _ErasedHandler {
+  @usableFromInline let value: ((UnsafeRawPointer) -> Void)?
+  @usableFromInline let bound: ((AnyObject, UnsafeRawPointer) -> Void)?
+  @usableFromInline let pair: ((UnsafeRawPointer, UnsafeRawPointer) -> Void)?
+  @usableFromInline let boundPair: ((AnyObject, UnsafeRawPointer, UnsafeRawPointer) -> Void)?
+
+  /// The shape whose field is set; unwrapped by `if let`, not through
+  /// `Optional`'s generic accessors, which would reabstract the function.
   @inlinable
-  var erased: _Handler {
-    .bound(unsafeBitCast(self, to: _ErasedBoundHandler.self).call)
+  var handler: _Handler {
+    if let value { return .value(value) }
+    if let bound { return .bound(bound) }
+    if let pair { return .pair(pair) }
+    if let boundPair { return .boundPair(boundPair) }
+    preconditionFailure("a handler with no closure")
   }
 }
 
-/// What a ``_BoundHandler`` or an ``_IsolatedHandler`` is cast to.
-@usableFromInline
-struct _ErasedBoundHandler {
-  @usableFromInline
-  let call: (AnyObject, UnsafeRawPointer) -> Void
-}
-
-/// A subscriber's closure that takes an old and a new value.
-@usableFromInline
-struct _PairedHandler<Value> {
-  @usableFromInline
-  let call: (Value, Value) -> Void
-
+extension _Handler {
+  /// A closure that takes the value.
   @inlinable
-  init(_ call: @escaping (Value, Value) -> Void) { self.call = call }
-
-  @inlinable
-  var erased: _Handler {
-    .pair(unsafeBitCast(self, to: _ErasedPairHandler.self).call)
+  static func erasing<Value>(value call: @escaping (Value) -> Void) -> _Handler {
+    var typed = _TypedHandler<AnyObject, Value>()
+    typed.value = call
+    return typed.erased
   }
-}
 
-/// What a ``_PairedHandler`` is cast to.
-@usableFromInline
-struct _ErasedPairHandler {
-  @usableFromInline
-  let call: (UnsafeRawPointer, UnsafeRawPointer) -> Void
-}
-
-/// A subscriber's closure that takes its target and an old and a new value.
-@usableFromInline
-struct _BoundPairedHandler<Target: AnyObject, Value> {
-  @usableFromInline
-  let call: (Target, Value, Value) -> Void
-
+  /// A closure that takes its target, a class, and the value.
   @inlinable
-  init(_ call: @escaping (Target, Value, Value) -> Void) { self.call = call }
-
-  @inlinable
-  var erased: _Handler {
-    .boundPair(unsafeBitCast(self, to: _ErasedBoundPairHandler.self).call)
+  static func erasing<Target: AnyObject, Value>(
+    bound call: @escaping (Target, Value) -> Void
+  ) -> _Handler {
+    var typed = _TypedHandler<Target, Value>()
+    typed.bound = call
+    return typed.erased
   }
-}
 
-/// A subscriber's closure isolated to its target, an actor, that takes an
-/// old and a new value.
-@usableFromInline
-struct _IsolatedPairedHandler<Target: Actor, Value> {
-  @usableFromInline
-  let call: (isolated Target, Value, Value) -> Void
-
+  /// A closure isolated to its target, an actor, that takes the value.
   @inlinable
-  init(_ call: @escaping (isolated Target, Value, Value) -> Void) { self.call = call }
-
-  /// As ``_IsolatedHandler/erased``.
-  @inlinable
-  var erased: _Handler {
-    .boundPair(unsafeBitCast(self, to: _ErasedBoundPairHandler.self).call)
+  static func erasing<Target: Actor, Value>(
+    isolated call: @escaping (isolated Target, Value) -> Void
+  ) -> _Handler {
+    var typed = _IsolatedHandler<Target, Value>()
+    typed.bound = call
+    return typed.erased
   }
-}
 
-/// What a ``_BoundPairedHandler`` or an ``_IsolatedPairedHandler`` is cast to.
-@usableFromInline
-struct _ErasedBoundPairHandler {
-  @usableFromInline
-  let call: (AnyObject, UnsafeRawPointer, UnsafeRawPointer) -> Void
+  /// A closure that takes an old and a new value.
+  @inlinable
+  static func erasing<Value>(pair call: @escaping (Value, Value) -> Void) -> _Handler {
+    var typed = _TypedHandler<AnyObject, Value>()
+    typed.pair = call
+    return typed.erased
+  }
+
+  /// A closure that takes its target, a class, and an old and a new value.
+  @inlinable
+  static func erasing<Target: AnyObject, Value>(
+    boundPair call: @escaping (Target, Value, Value) -> Void
+  ) -> _Handler {
+    var typed = _TypedHandler<Target, Value>()
+    typed.boundPair = call
+    return typed.erased
+  }
+
+  /// A closure isolated to its target, an actor, that takes an old and a new value.
+  @inlinable
+  static func erasing<Target: Actor, Value>(
+    isolatedPair call: @escaping (isolated Target, Value, Value) -> Void
+  ) -> _Handler {
+    var typed = _IsolatedHandler<Target, Value>()
+    typed.boundPair = call
+    return typed.erased
+  }
 }

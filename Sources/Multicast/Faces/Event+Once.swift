@@ -29,7 +29,7 @@ extension Event {
   public func observeOnce(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) -> EventSubscription {
-    core.subscribe(nil, from: isolation, .once, handler: _TypedHandler(handler).erased)
+    core.subscribe(nil, from: isolation, .once, handler: .erasing(value: handler))
   }
 
   /// Calls `handler` with `target` and the next value sent, once, if
@@ -52,6 +52,6 @@ extension Event {
     _ target: Target, isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, Value) -> Void
   ) -> EventSubscription {
-    core.subscribe(target, from: isolation, .once, handler: _BoundHandler(handler).erased)
+    core.subscribe(target, from: isolation, .once, handler: .erasing(bound: handler))
   }
 }

@@ -53,7 +53,7 @@ public struct Event<Value> {
     delivering policy: DeliveryPolicy = .everyValue,
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) -> EventSubscription {
-    core.subscribe(nil, from: isolation, policy.mode, handler: _TypedHandler(handler).erased)
+    core.subscribe(nil, from: isolation, policy.mode, handler: .erasing(value: handler))
   }
 
   /// Calls `handler` with `target` and every value sent, for as long as
@@ -80,7 +80,7 @@ public struct Event<Value> {
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping (Target, Value) -> Void
   ) -> EventSubscription {
-    core.subscribe(target, from: isolation, policy.mode, handler: _BoundHandler(handler).erased)
+    core.subscribe(target, from: isolation, policy.mode, handler: .erasing(bound: handler))
   }
 
   /// Calls `action` on `target` with every value sent, for as long as
@@ -129,7 +129,7 @@ public struct Event<Value> {
   public func observeForever(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping (Value) -> Void
   ) {
-    _ = core.register(core, from: isolation, handler: _TypedHandler(handler).erased)
+    _ = core.register(core, from: isolation, handler: .erasing(value: handler))
   }
 
   /// Ends every subscription bound to `target`.
@@ -195,7 +195,7 @@ extension Event {
     // only there: calling it as a plain function, as `assumeIsolated` does,
     // is safe. (That method needs macOS 14.) The tests call such handlers
     // from many tasks, checking their isolation.
-    core.subscribe(target, from: target, policy.mode, handler: _IsolatedHandler(handler).erased)
+    core.subscribe(target, from: target, policy.mode, handler: .erasing(isolated: handler))
   }
 }
 

@@ -30,7 +30,7 @@ extension ObservableValueProtocol {
   ) -> EventSubscription {
     changes.core.subscribeToValue(
       nil, from: isolation, .startingWithLatest,
-      handler: _PairedHandler { _, new in handler(new) }.erased)
+      handler: .erasing(pair: { _, new in handler(new) }))
   }
 
   /// Calls `handler` with `target` and the current value, then with each new
@@ -56,6 +56,6 @@ extension ObservableValueProtocol {
   ) -> EventSubscription {
     changes.core.subscribeToValue(
       target, from: isolation, .startingWithLatest,
-      handler: _BoundPairedHandler { target, _, new in handler(target, new) }.erased)
+      handler: .erasing(boundPair: { target, _, new in handler(target, new) }))
   }
 }

@@ -22,7 +22,7 @@ extension ObservableValueProtocol {
     _ handler: @escaping (_ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
     changes.core.subscribeToValue(
-      nil, from: isolation, .once, handler: _PairedHandler(handler).erased)
+      nil, from: isolation, .once, handler: .erasing(pair: handler))
   }
 
   /// Calls `handler` with `target` and the old and the new value at the next
@@ -57,6 +57,6 @@ extension ObservableValueProtocol {
     _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
     changes.core.subscribeToValue(
-      target, from: isolation, .once, handler: _BoundPairedHandler(handler).erased)
+      target, from: isolation, .once, handler: .erasing(boundPair: handler))
   }
 }

@@ -59,7 +59,7 @@ extension ObservableValueProtocol {
     _ handler: @escaping (_ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
     changes.core.subscribeToValue(
-      nil, from: isolation, policy.mode, handler: _PairedHandler(handler).erased)
+      nil, from: isolation, policy.mode, handler: .erasing(pair: handler))
   }
 
   /// Calls `handler` with `target` and the old and the new value at each
@@ -85,7 +85,7 @@ extension ObservableValueProtocol {
     _ handler: @escaping (Target, _ old: Value, _ new: Value) -> Void
   ) -> EventSubscription {
     changes.core.subscribeToValue(
-      target, from: isolation, policy.mode, handler: _BoundPairedHandler(handler).erased)
+      target, from: isolation, policy.mode, handler: .erasing(boundPair: handler))
   }
 
   /// Calls `handler` on `target`, an actor, with the old and the new value
@@ -112,7 +112,7 @@ extension ObservableValueProtocol {
   ) -> EventSubscription {
     // As in `Event.observe(actor:delivering:_:)`: the handler runs only on `target`.
     changes.core.subscribeToValue(
-      target, from: target, policy.mode, handler: _IsolatedPairedHandler(handler).erased)
+      target, from: target, policy.mode, handler: .erasing(isolatedPair: handler))
   }
 
   /// Ends every subscription bound to `target`.
