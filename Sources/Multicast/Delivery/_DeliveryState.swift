@@ -11,10 +11,13 @@ struct _DeliveryState {
   private var chunks: [[_DeliveryJob]] = []
   private var head = 0
   /// Emptied batches handed back, each reused as a new chunk (at most
-  /// `spareLimit`; none once nothing waits): during a flood neither thread
-  /// frees what the other allocates, which waits on the allocator (D2).
+  /// `spareLimit`, kept only while work waits or is delivered): during a
+  /// flood neither thread frees what the other allocates, which waits on
+  /// the allocator (D2).
   private var spares: [[_DeliveryJob]] = []
   static let spareLimit = 4
+  /// Buffers let go in a transition, freed by the caller after unlocking.
+  private var garbage: (batch: [_DeliveryJob], spares: [[_DeliveryJob]]) = ([], [])
   private(set) var isScheduled = false
   private(set) var isDelivering = false
   /// How many jobs have arrived, and been handed to deliverers, ever.
@@ -35,6 +38,8 @@ struct _DeliveryState {
     static let delivering = Flags(rawValue: 1)
     static let scheduled = Flags(rawValue: 2)
     static let waiting = Flags(rawValue: 4)
+    /// Spares are kept: the deliverer finishes under the lock, dropping them.
+    static let spares = Flags(rawValue: 8)
 
     /// Nothing waits, no one delivers, no drain is scheduled.
     static let idle: Flags = []
@@ -51,6 +56,7 @@ struct _DeliveryState {
     var flags = isDelivering ? Flags.onlyDelivering(by: deliverer) : Flags()
     if isScheduled { flags.insert(.scheduled) }
     if !isEmpty { flags.insert(.waiting) }
+    if !spares.isEmpty { flags.insert(.spares) }
     return flags
   }
 
@@ -160,7 +166,7 @@ struct _DeliveryState {
     precondition(batch.isEmpty, "a batch was handed back before it was delivered")
     if isEmpty {
       isDelivering = false
-      spares.removeAll()
+      dropSpares()
       return .finish
     }
     if taken >= owed && isPastBudget {
@@ -175,9 +181,23 @@ struct _DeliveryState {
   mutating func pause() -> Bool {
     precondition(isDelivering, "D3: a delivery paused that had not started")
     isDelivering = false
+    if isEmpty { dropSpares() }
     guard !isEmpty, !isScheduled else { return false }
     isScheduled = true
     return true
+  }
+
+  /// Lets the spares go, with nothing left to reuse them (D2).
+  private mutating func dropSpares() {
+    if !spares.isEmpty { swap(&spares, &garbage.spares) }
+  }
+
+  /// Takes the buffers a transition let go, to free after unlocking: a free
+  /// may wait on the allocator, and senders on the lock.
+  mutating func takeGarbage() -> (batch: [_DeliveryJob], spares: [[_DeliveryJob]])? {
+    guard garbage.batch.capacity > 0 || !garbage.spares.isEmpty else { return nil }
+    defer { garbage = ([], []) }
+    return garbage
   }
 
   /// A drain stops before `rest`, put back in front (D4); as ``pause()``.
@@ -202,7 +222,7 @@ struct _DeliveryState {
     }
     taken = arrived
     chunks.removeAll()
-    spares.removeAll()
+    dropSpares()
     head = 0
   }
 
@@ -218,8 +238,9 @@ struct _DeliveryState {
         && chunks[head...].allSatisfy { !$0.isEmpty && $0.count <= Self.batchLimit },
       "D2: a destination's queue holds an empty chunk, or one too long, or kept one handed over")
     precondition(
-      spares.count <= Self.spareLimit && spares.allSatisfy(\.isEmpty),
-      "D2: a destination keeps too many spare chunks, or one not empty")
+      spares.count <= Self.spareLimit && spares.allSatisfy(\.isEmpty)
+        && (spares.isEmpty || isDelivering || !isEmpty),
+      "D2: a destination keeps too many spare chunks, one not empty, or some with no work")
     #endif
   }
 
@@ -273,6 +294,8 @@ struct _DeliveryState {
   private mutating func take(into batch: inout [_DeliveryJob]) {
     if batch.capacity >= Self.batchLimit, spares.count < Self.spareLimit {
       spares.append(batch)
+    } else if batch.capacity > 0 {
+      garbage.batch = batch
     }
     batch = chunks[head]
     taken &+= UInt64(batch.count)

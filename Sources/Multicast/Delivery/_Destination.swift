@@ -54,8 +54,10 @@ final class _Destination: @unchecked Sendable {
     state.applyLockFreeTransitions(_DeliveryState.Flags(rawValue: flags))
     let result = body(&state)
     state.checkInvariants()
+    let garbage = state.takeGarbage()
     _multicast_store_release(status, state.flags.rawValue)
     lock.unlock()
+    withExtendedLifetime(garbage) {}
     return result
   }
 

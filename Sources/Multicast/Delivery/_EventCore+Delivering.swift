@@ -3,7 +3,7 @@
 
 extension _EventCore {
   /// Delivers a run of this core's jobs on `destination`, in order: a run of sends
-  /// shares one walk, begun with the lock, that each joins for its own end (D5).
+  /// shares one walk, begun for the largest end, that each joins for its own (D5).
   func deliver(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
     var runEnd: UInt64?
     if jobs.count > 1 {

@@ -31,7 +31,8 @@ enum _Handler {
 // Erasing a handler's types without a closure around it: a closure in a
 // generic struct is stored at its most general abstraction, a generic
 // parameter passed by address, so a struct holding `(Value) -> Void` is laid
-// out as one holding `(UnsafeRawPointer) -> Void`. README.md, "Handlers",
+// out as one holding `(UnsafeRawPointer) -> Void`; an `Optional`'s payload is
+// stored at the function's own abstraction, not `Wrapped`'s. README.md, "Handlers",
 // says why a cast of the function itself would not do, and which tests
 // cover every layout (HandlerLayoutTests, ActorFormValueTests). Each
 // `unsafeBitCast` below traps in every build if the two types' sizes differ.

@@ -133,8 +133,8 @@ extension MulticastDelegate: _DeliverySource {
   }
 
   /// Delivers a run of queued broadcasts, each to the observers registered
-  /// when it was made and not removed before their turn: the first walk
-  /// begins with the lock, and each job joins it without.
+  /// when it was made and not removed before their turn: one walk begins
+  /// for the latest, and each job joins it for its own.
   @inlinable
   func deliverQueued(_ jobs: UnsafeBufferPointer<_DeliveryJob>) {
     var end: UInt64 = 0

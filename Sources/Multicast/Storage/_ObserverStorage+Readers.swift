@@ -54,12 +54,13 @@ extension _ObserverStorage {
   }
 
   /// Starts a broadcast of the registrations made before the one numbered `end`,
-  /// without the lock when it can: a deliverer would wait for a flooding sender.
+  /// without the lock when it can: a deliverer would wait for a flooding sender
+  /// (whose drains move between threads, so the other slots are made if missing).
   @inlinable
   func beginBroadcast(registeredBefore end: UInt64) -> _BroadcastCursor<Payload, Index> {
     let all = beginBroadcastWithoutLock() ?? beginBroadcastLocked()
     // Sequence numbers only grow, so `end` is at most `all.end`.
-    assert(end <= all.end, "I1: a broadcast of registrations not yet made")
+    precondition(end <= all.end, "I1: a broadcast of registrations not yet made")
     return _BroadcastCursor(
       buffer: all.buffer, position: 0,
       endPosition: all.buffer.position(ofFirst: end, below: all.endPosition),
