@@ -238,9 +238,6 @@ struct DeliveryStateTests {
     let first = machine.batchBuffer
     #expect(machine.next())
     #expect(machine.state.spareCount == 1)
-    // Kept spares show in the flags, so that no deliverer finishes without
-    // the lock, which would keep them after the work.
-    #expect(machine.state.flags.contains(.spares))
     // The fourth chunk is made in the first batch's buffer.
     for number in 3 * limit..<4 * limit { _ = machine.arrive(number, isHere: false) }
     #expect(machine.state.spareCount == 0)
@@ -248,24 +245,11 @@ struct DeliveryStateTests {
     #expect(machine.batchNumbers == Array(3 * limit..<4 * limit))
     #expect(machine.batchBuffer == first)
     #expect(machine.state.spareCount == 2)
-    // Nothing left: the spares go with the delivery, freed after unlocking.
+    // Nothing left: a finish under the lock lets the spares go, freed after unlocking.
     #expect(!machine.next())
     #expect(machine.state.spareCount == 0 && machine.state.flags == .idle)
     #expect(machine.state.takeGarbage()?.spares.count == 2)
     #expect(machine.state.takeGarbage() == nil)
-  }
-
-  @Test("A drain that pauses with nothing left keeps no spare")
-  func sparesDroppedOnPause() {
-    let limit = _DeliveryState.batchLimit
-    let machine = Machine()
-    for number in 0..<2 * limit { _ = machine.arrive(number, isHere: false) }
-    #expect(machine.startDrain())
-    #expect(machine.next())
-    #expect(machine.state.spareCount == 1)
-    // Past its deadline, the batch delivered, nothing waiting.
-    #expect(!machine.pause())
-    #expect(machine.state.spareCount == 0 && machine.state.flags == .idle)
   }
 
   @Test("A scheduled drain with nothing left to do ends before it hops; one with work goes on")

@@ -10,10 +10,12 @@ struct _DeliveryState {
   /// The chunks from `head` on wait, oldest first; those before are empty.
   private var chunks: [[_DeliveryJob]] = []
   private var head = 0
-  /// Emptied batches handed back, each reused as a new chunk (at most
-  /// `spareLimit`, kept only while work waits or is delivered): during a
-  /// flood neither thread frees what the other allocates, which waits on
-  /// the allocator (D2).
+  /// Emptied batches handed back, each reused as a new chunk (D2).
+  ///
+  /// At most `spareLimit`: during a flood neither thread frees what the other
+  /// allocates, which waits on the allocator. Dropped by a finish under the
+  /// lock, not by a lock-free one: dropped at each, they were freed while the
+  /// flood went on, and the waits came back.
   private var spares: [[_DeliveryJob]] = []
   static let spareLimit = 4
   /// Buffers let go in a transition, freed by the caller after unlocking.
@@ -38,8 +40,6 @@ struct _DeliveryState {
     static let delivering = Flags(rawValue: 1)
     static let scheduled = Flags(rawValue: 2)
     static let waiting = Flags(rawValue: 4)
-    /// Spares are kept: the deliverer finishes under the lock, dropping them.
-    static let spares = Flags(rawValue: 8)
 
     /// Nothing waits, no one delivers, no drain is scheduled.
     static let idle: Flags = []
@@ -56,7 +56,6 @@ struct _DeliveryState {
     var flags = isDelivering ? Flags.onlyDelivering(by: deliverer) : Flags()
     if isScheduled { flags.insert(.scheduled) }
     if !isEmpty { flags.insert(.waiting) }
-    if !spares.isEmpty { flags.insert(.spares) }
     return flags
   }
 
@@ -181,7 +180,6 @@ struct _DeliveryState {
   mutating func pause() -> Bool {
     precondition(isDelivering, "D3: a delivery paused that had not started")
     isDelivering = false
-    if isEmpty { dropSpares() }
     guard !isEmpty, !isScheduled else { return false }
     isScheduled = true
     return true
@@ -238,9 +236,8 @@ struct _DeliveryState {
         && chunks[head...].allSatisfy { !$0.isEmpty && $0.count <= Self.batchLimit },
       "D2: a destination's queue holds an empty chunk, or one too long, or kept one handed over")
     precondition(
-      spares.count <= Self.spareLimit && spares.allSatisfy(\.isEmpty)
-        && (spares.isEmpty || isDelivering || !isEmpty),
-      "D2: a destination keeps too many spare chunks, one not empty, or some with no work")
+      spares.count <= Self.spareLimit && spares.allSatisfy(\.isEmpty),
+      "D2: a destination keeps too many spare chunks, or one not empty")
     #endif
   }
 
