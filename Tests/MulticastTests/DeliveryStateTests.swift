@@ -252,6 +252,21 @@ struct DeliveryStateTests {
     #expect(machine.state.takeGarbage() == nil)
   }
 
+  @Test("Spares let go twice before their buffers are taken are all taken, none kept")
+  func sparesLetGoTwice() {
+    let limit = _DeliveryState.batchLimit
+    let machine = Machine()
+    var dropped: [Int] = []
+    for _ in 0..<2 {
+      for number in 0..<2 * limit { _ = machine.arrive(number, isHere: false) }
+      #expect(machine.startDrain() && machine.next())
+      dropped.append(machine.state.spareCount)
+      #expect(!machine.next())
+    }
+    #expect(dropped.allSatisfy { $0 > 0 } && machine.state.spareCount == 0)
+    #expect(machine.state.takeGarbage()?.spares.count == dropped.reduce(0, +))
+  }
+
   @Test("A scheduled drain with nothing left to do ends before it hops; one with work goes on")
   func cancellingAnIdleDrain() {
     let machine = Machine()

@@ -187,7 +187,14 @@ struct _DeliveryState {
 
   /// Lets the spares go, with nothing left to reuse them (D2).
   private mutating func dropSpares() {
-    if !spares.isEmpty { swap(&spares, &garbage.spares) }
+    guard !spares.isEmpty else { return }
+    // Moved whole: no allocation under the lock, unless garbage waits already.
+    if garbage.spares.isEmpty {
+      swap(&spares, &garbage.spares)
+    } else {
+      garbage.spares += spares
+      spares.removeAll()
+    }
   }
 
   /// Takes the buffers a transition let go, to free after unlocking: a free
