@@ -55,24 +55,7 @@ extension _Destination {
     if isCurrent(isolation) { deliverWaiting() }
     if isIdle { return }
     await withCheckedContinuation { continuation in
-      enqueue(_DeliveryJob(_Waiter(continuation), .wait))
+      enqueue(_DeliveryJob(_Checkpoint { continuation.resume() }, .wait))
     }
-  }
-}
-
-/// A place in a destination's queue that a caller waits for.
-private final class _Waiter: _DeliverySource, Sendable {
-  let continuation: CheckedContinuation<Void, Never>
-
-  init(_ continuation: CheckedContinuation<Void, Never>) {
-    self.continuation = continuation
-  }
-
-  func deliver(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
-    continuation.resume()  // a waiter queues one job
-  }
-
-  func drop(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
-    continuation.resume()
   }
 }

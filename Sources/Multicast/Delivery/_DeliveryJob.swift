@@ -61,7 +61,7 @@ struct _DeliveryJob: @unchecked Sendable {
 
   #if MULTICAST_INTERNAL_CHECKS
   /// Checks that the reference is given back once (D8).
-  let ledger = _JobLedger()
+  let ledger = Ledger()
   #endif
 
   init(_ source: any _DeliverySource, _ kind: Kind) {
@@ -86,19 +86,39 @@ struct _DeliveryJob: @unchecked Sendable {
   }
 }
 
-#if MULTICAST_INTERNAL_CHECKS
-/// Whether a job gave back its source's reference, in checked builds; used
-/// by one thread at a time, handed over under the destination's lock.
-final class _JobLedger: @unchecked Sendable {
-  private var isFinished = false
+/// A place in a destination's queue: `action` runs when the queue reaches it,
+/// or when the queue is abandoned (a `.wait` job: a waiter's resumption, the
+/// end of a core's sends).
+final class _Checkpoint: _DeliverySource, Sendable {
+  let action: @Sendable () -> Void
 
-  func finish() {
-    precondition(!isFinished, "D8: a job gave back its reference to its source twice")
-    isFinished = true
+  init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+
+  func deliver(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
+    action()  // each queues one job
   }
 
-  deinit {
-    precondition(isFinished, "D8: a job was let go without giving back its reference to its source")
+  func drop(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
+    action()
+  }
+}
+
+#if MULTICAST_INTERNAL_CHECKS
+extension _DeliveryJob {
+  /// Whether a job gave back its source's reference, in checked builds; used
+  /// by one thread at a time, handed over under the destination's lock.
+  final class Ledger: @unchecked Sendable {
+    private var isFinished = false
+
+    func finish() {
+      precondition(!isFinished, "D8: a job gave back its reference to its source twice")
+      isFinished = true
+    }
+
+    deinit {
+      precondition(
+        isFinished, "D8: a job was let go without giving back its reference to its source")
+    }
   }
 }
 #endif

@@ -9,7 +9,7 @@ extension _Destination {
   /// Where `onActor` bodies of no actor run, drained on the global executor.
   static let unisolated = _Destination(actor: nil)
 
-  private static let registry = _DestinationRegistry()
+  private static let registry = Registry()
 
   /// The one destination of `actor`, made on first use, or ``unisolated``;
   /// O(1) on average, under a process-wide lock.
@@ -29,59 +29,59 @@ extension _Destination {
   func noteDraining() {
     Self.registry.noteDraining(self)
   }
-}
 
-/// The destinations of actors other than the main actor, held weakly.
-private final class _DestinationRegistry: @unchecked Sendable {
-  // @unchecked Sendable: its state is reached only with its lock held.
+  /// The destinations of actors other than the main actor, held weakly.
+  private final class Registry: @unchecked Sendable {
+    // @unchecked Sendable: its state is reached only with its lock held.
 
-  private struct Entry {
-    weak var destination: _Destination?
-  }
-
-  private struct State {
-    var entries: [ObjectIdentifier: Entry] = [:]
-    /// The count at which entries whose destination is gone are pruned.
-    var pruneAt = 16
-    /// Events' own destinations of no actor that handed work to a drain.
-    var draining: [ObjectIdentifier: Entry] = [:]
-    var pruneDrainingAt = 16
-  }
-
-  private let state = _Locked(State())
-
-  func destination(of actor: any Actor) -> _Destination {
-    let key = ObjectIdentifier(actor)
-    return state.withLock { state in
-      // An orphaned destination at this key is a dead actor's: replaced (D7).
-      if let existing = state.entries[key]?.destination, !existing.isOrphaned {
-        _check(existing.serves(actor), "D7: a destination is given to another actor")
-        return existing
-      }
-      let destination = _Destination(actor: actor)
-      state.entries[key] = Entry(destination: destination)
-      if state.entries.count >= state.pruneAt {
-        state.entries = state.entries.filter { $0.value.destination != nil }
-        state.pruneAt = Swift.max(16, 2 * state.entries.count)
-      }
-      return destination
+    private struct Entry {
+      weak var destination: _Destination?
     }
-  }
 
-  func noteDraining(_ destination: _Destination) {
-    state.withLock { state in
-      state.draining[ObjectIdentifier(destination)] = Entry(destination: destination)
-      if state.draining.count >= state.pruneDrainingAt {
-        state.draining = state.draining.filter { $0.value.destination != nil }
-        state.pruneDrainingAt = Swift.max(16, 2 * state.draining.count)
+    private struct State {
+      var entries: [ObjectIdentifier: Entry] = [:]
+      /// The count at which entries whose destination is gone are pruned.
+      var pruneAt = 16
+      /// Events' own destinations of no actor that handed work to a drain.
+      var draining: [ObjectIdentifier: Entry] = [:]
+      var pruneDrainingAt = 16
+    }
+
+    private let state = _Locked(State())
+
+    func destination(of actor: any Actor) -> _Destination {
+      let key = ObjectIdentifier(actor)
+      return state.withLock { state in
+        // An orphaned destination at this key is a dead actor's: replaced (D7).
+        if let existing = state.entries[key]?.destination, !existing.isOrphaned {
+          _check(existing.serves(actor), "D7: a destination is given to another actor")
+          return existing
+        }
+        let destination = _Destination(actor: actor)
+        state.entries[key] = Entry(destination: destination)
+        if state.entries.count >= state.pruneAt {
+          state.entries = state.entries.filter { $0.value.destination != nil }
+          state.pruneAt = Swift.max(16, 2 * state.entries.count)
+        }
+        return destination
       }
     }
-  }
 
-  var destinations: [_Destination] {
-    state.withLock { state in
-      state.entries.values.compactMap(\.destination)
-        + state.draining.values.compactMap(\.destination)
+    func noteDraining(_ destination: _Destination) {
+      state.withLock { state in
+        state.draining[ObjectIdentifier(destination)] = Entry(destination: destination)
+        if state.draining.count >= state.pruneDrainingAt {
+          state.draining = state.draining.filter { $0.value.destination != nil }
+          state.pruneDrainingAt = Swift.max(16, 2 * state.draining.count)
+        }
+      }
+    }
+
+    var destinations: [_Destination] {
+      state.withLock { state in
+        state.entries.values.compactMap(\.destination)
+          + state.draining.values.compactMap(\.destination)
+      }
     }
   }
 }

@@ -17,6 +17,22 @@ struct _Ending {
   var phase = Phase.open
   /// What runs when the core ends, by the stream it is for.
   var followers: [ObjectIdentifier: @Sendable () -> Void] = [:]
+
+  /// The cores a stream follows, forgotten when it ends first: released or cancelled.
+  struct Following: Sendable {
+    /// The stream's identity, by which each core knows its follower.
+    let key: ObjectIdentifier
+    /// The core the stream reads, then each core up its chain, held weakly:
+    /// a stream does not keep its event.
+    var cores: [_WeakReference] = []
+
+    init(key: ObjectIdentifier) { self.key = key }
+
+    /// Forgets the stream's followers.
+    func unfollow() {
+      for core in cores { (core.object as? any _Closable)?.unfollow(key) }
+    }
+  }
 }
 
 /// An event core, whatever its value, as a stream follows it to learn of its end.
@@ -45,7 +61,7 @@ extension _EventCore: _Closable {
       return state.ownDestination
     }
     // Behind the values still on their way to the streams, in their queue.
-    destination?.send(_DeliveryJob(_EndOfSends { self.end() }, .wait), from: nil)
+    destination?.send(_DeliveryJob(_Checkpoint { self.end() }, .wait), from: nil)
   }
 
   /// Ends the core, in its queue of no actor, and runs its followers.
@@ -77,12 +93,12 @@ extension _EventCore: _Closable {
   /// stream ends first.
   func followStream(
     _ key: ObjectIdentifier, finish: @escaping @Sendable () -> Void
-  ) -> _StreamFollowing {
-    var following = _StreamFollowing(key: key)
+  ) -> _Ending.Following {
+    var following = _Ending.Following(key: key)
     guard follow(key, with: finish) else {
       // Behind a replayed first value, if there is one.
       let destination = withLatest { state, _ in state.ownDestination }
-      destination.send(_DeliveryJob(_EndOfSends(finish), .wait), from: nil)
+      destination.send(_DeliveryJob(_Checkpoint(finish), .wait), from: nil)
       return following
     }
     following.cores.append(_WeakReference(self))
@@ -99,37 +115,5 @@ extension _EventCore: _Closable {
       derived = upstream
     }
     return following
-  }
-}
-
-/// The cores a stream follows, forgotten when it ends first: released or cancelled.
-struct _StreamFollowing: Sendable {
-  /// The stream's identity, by which each core knows its follower.
-  let key: ObjectIdentifier
-  /// The core the stream reads, then each core up its chain, held weakly:
-  /// a stream does not keep its event.
-  var cores: [_WeakReference] = []
-
-  init(key: ObjectIdentifier) { self.key = key }
-
-  /// Forgets the stream's followers.
-  func unfollow() {
-    for core in cores { (core.object as? any _Closable)?.unfollow(key) }
-  }
-}
-
-/// A place in a core's queue of no actor where something runs after what was queued before.
-private final class _EndOfSends: _DeliverySource, Sendable {
-  /// What runs when the job's turn comes, or when its queue is abandoned.
-  let action: @Sendable () -> Void
-
-  init(_ action: @escaping @Sendable () -> Void) { self.action = action }
-
-  func deliver(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
-    action()  // each queues one job
-  }
-
-  func drop(_ jobs: UnsafeBufferPointer<_DeliveryJob>, at destination: _Destination) {
-    action()
   }
 }

@@ -41,7 +41,7 @@ extension _EventCore {
   private func subscribeOnce(
     _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
   ) -> EventSubscription {
-    let once = _Once()
+    let once = Once()
     // The first to end the registration wins: this call, or a cancel on another
     // thread after the walk reached it. The core calls handlers only while it lives.
     let handler = _Handler.bound { [unowned self] object, value in
@@ -55,22 +55,22 @@ extension _EventCore {
       source: self, registration: registration,
       lifetime: target == nil ? .untilReleased : .whileTargetLives)
   }
-}
 
-/// A one-value subscription's registration, which its handler ends before it runs.
-final class _Once {
-  // Not `Sendable`: touched only by the handler and the registration's section,
-  // which writes it; every walk that reaches it begins in a later section.
-  private var _registration: _Registration?
+  /// A one-value subscription's registration, which its handler ends before it runs.
+  final class Once {
+    // Not `Sendable`: touched only by the handler and the registration's section,
+    // which writes it; every walk that reaches it begins in a later section.
+    private var _registration: _Registration?
 
-  /// The registration, set by the critical section that makes it.
-  var registration: _Registration {
-    get {
-      guard let _registration else {
-        preconditionFailure("a subscription for one value was delivered before it was registered")
+    /// The registration, set by the critical section that makes it.
+    var registration: _Registration {
+      get {
+        guard let _registration else {
+          preconditionFailure("a subscription for one value was delivered before it was registered")
+        }
+        return _registration
       }
-      return _registration
+      set { _registration = newValue }
     }
-    set { _registration = newValue }
   }
 }

@@ -50,7 +50,7 @@ struct _TypedHandler<Target: AnyObject, Value> {
   @inlinable init() {}
 
   @inlinable
-  var erased: _Handler { unsafeBitCast(self, to: _ErasedHandler.self).handler }
+  var erased: _Handler { unsafeBitCast(self, to: _Handler.Erased.self).handler }
 }
 
 /// A subscriber's closure isolated to its target, an actor, laid out as
@@ -67,30 +67,30 @@ struct _IsolatedHandler<Target: Actor, Value> {
   @inlinable init() {}
 
   @inlinable
-  var erased: _Handler { unsafeBitCast(self, to: _ErasedHandler.self).handler }
-}
-
-/// What a ``_TypedHandler`` or an ``_IsolatedHandler`` is cast to.
-@usableFromInline
-struct _ErasedHandler {
-  @usableFromInline let value: ((UnsafeRawPointer) -> Void)?
-  @usableFromInline let bound: ((AnyObject, UnsafeRawPointer) -> Void)?
-  @usableFromInline let pair: ((UnsafeRawPointer, UnsafeRawPointer) -> Void)?
-  @usableFromInline let boundPair: ((AnyObject, UnsafeRawPointer, UnsafeRawPointer) -> Void)?
-
-  /// The shape whose field is set; unwrapped by `if let`, not through
-  /// `Optional`'s generic accessors, which would reabstract the function.
-  @inlinable
-  var handler: _Handler {
-    if let value { return .value(value) }
-    if let bound { return .bound(bound) }
-    if let pair { return .pair(pair) }
-    if let boundPair { return .boundPair(boundPair) }
-    preconditionFailure("a handler with no closure")
-  }
+  var erased: _Handler { unsafeBitCast(self, to: _Handler.Erased.self).handler }
 }
 
 extension _Handler {
+  /// What a ``_TypedHandler`` or an ``_IsolatedHandler`` is cast to.
+  @usableFromInline
+  struct Erased {
+    @usableFromInline let value: ((UnsafeRawPointer) -> Void)?
+    @usableFromInline let bound: ((AnyObject, UnsafeRawPointer) -> Void)?
+    @usableFromInline let pair: ((UnsafeRawPointer, UnsafeRawPointer) -> Void)?
+    @usableFromInline let boundPair: ((AnyObject, UnsafeRawPointer, UnsafeRawPointer) -> Void)?
+
+    /// The shape whose field is set; unwrapped by `if let`, not through
+    /// `Optional`'s generic accessors, which would reabstract the function.
+    @inlinable
+    var handler: _Handler {
+      if let value { return .value(value) }
+      if let bound { return .bound(bound) }
+      if let pair { return .pair(pair) }
+      if let boundPair { return .boundPair(boundPair) }
+      preconditionFailure("a handler with no closure")
+    }
+  }
+
   /// A closure that takes the value.
   @inlinable
   static func erasing<Value>(value call: @escaping (Value) -> Void) -> _Handler {

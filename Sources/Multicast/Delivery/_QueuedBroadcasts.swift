@@ -17,16 +17,16 @@ struct _QueuedBroadcast<Observer>: Sendable {
   init(isolatedToAny body: @escaping @isolated(any) @Sendable (Observer) -> Void) {
     // Cast as a struct: before macOS 15 a function type that carries its
     // isolation may not be a generic argument, as a cast's is; a struct may.
-    self = unsafeBitCast(_IsolatedBody(body: body), to: Self.self)
+    self = unsafeBitCast(IsolatedBody(body: body), to: Self.self)
   }
-}
 
-/// A body that carries its isolation, laid out as ``_QueuedBroadcast``.
-@usableFromInline
-struct _IsolatedBody<Observer> {
-  @usableFromInline let body: @isolated(any) @Sendable (Observer) -> Void
+  /// A body that carries its isolation, laid out as the broadcast.
+  @usableFromInline
+  struct IsolatedBody {
+    @usableFromInline let body: @isolated(any) @Sendable (Observer) -> Void
 
-  @inlinable init(body: @escaping @isolated(any) @Sendable (Observer) -> Void) {
-    self.body = body
+    @inlinable init(body: @escaping @isolated(any) @Sendable (Observer) -> Void) {
+      self.body = body
+    }
   }
 }

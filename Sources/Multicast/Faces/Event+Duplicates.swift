@@ -26,35 +26,35 @@ extension Event where Value: Equatable & SendableMetatype {
   /// - Returns: The derived event.
   /// - Complexity: O(1). Each value sent costs one comparison.
   public func removeDuplicates() -> Event<Value> {
-    let last = _LastValue<Value>()
+    let last = LastValue()
     return Event(
       core: core.derive { value, derived in
         let value = _EventCore<Value>.value(at: value)
         if last.isNew(value, through: derived.number) { derived.send(value) }
       })
   }
-}
 
-/// The value a ``Event/removeDuplicates()`` event last sent, by connection.
-final class _LastValue<Value: Equatable>: @unchecked Sendable {
-  // @unchecked Sendable: `last` is reached only with its lock held. One
-  // connection's values arrive one at a time, in order; a connection that
-  // ended may still forward one while the next starts, which the number
-  // tells apart.
-  private let last = _Locked<(connection: UInt64, value: Value)?>(nil)
+  /// The value a ``Event/removeDuplicates()`` event last sent, by connection.
+  private final class LastValue: @unchecked Sendable {
+    // @unchecked Sendable: `last` is reached only with its lock held. One
+    // connection's values arrive one at a time, in order; a connection that
+    // ended may still forward one while the next starts, which the number
+    // tells apart.
+    private let last = _Locked<(connection: UInt64, value: Value)?>(nil)
 
-  /// Whether `value` differs from the last one of `connection`, which it
-  /// then becomes.
-  func isNew(_ value: Value, through connection: UInt64) -> Bool {
-    let previous = last.withLock { $0?.connection == connection ? $0?.value : nil }
-    // Compared with no lock held: `==` is the caller's code.
-    if let previous, previous == value { return false }
-    let replaced = last.withLock { last in
-      let replaced = last
-      last = (connection, value)
-      return replaced
+    /// Whether `value` differs from the last one of `connection`, which it
+    /// then becomes.
+    func isNew(_ value: Value, through connection: UInt64) -> Bool {
+      let previous = last.withLock { $0?.connection == connection ? $0?.value : nil }
+      // Compared with no lock held: `==` is the caller's code.
+      if let previous, previous == value { return false }
+      let replaced = last.withLock { last in
+        let replaced = last
+        last = (connection, value)
+        return replaced
+      }
+      withExtendedLifetime(replaced) {}
+      return true
     }
-    withExtendedLifetime(replaced) {}
-    return true
   }
 }

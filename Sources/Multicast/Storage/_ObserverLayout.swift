@@ -98,8 +98,8 @@ enum _ExistentialMetadata {
 
   /// Whether that reading is right for two known existentials; computed once.
   static let isReadAsTheRuntimeLaysItOut =
-    isClassBound((any _ClassBoundProbe).self) && !isClassBound((any _UnboundProbe).self)
-}
+    isClassBound((any ClassBoundProbe).self) && !isClassBound((any UnboundProbe).self)
 
-private protocol _ClassBoundProbe: AnyObject {}
-private protocol _UnboundProbe {}
+  private protocol ClassBoundProbe: AnyObject {}
+  private protocol UnboundProbe {}
+}
