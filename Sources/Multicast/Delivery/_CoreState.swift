@@ -5,6 +5,9 @@
 /// section 2); not generic, so that its layout is known to unspecialized code.
 @usableFromInline
 struct _CoreState: _Guarded {
+  /// What an event's change dropped, released once no lock is held.
+  typealias Garbage = _HandleRegistry<_Subscriber, _CoreState>.Garbage
+
   /// A destination and the number of registrations not removed that
   /// record its key (D6); a class, so that a count changes in place.
   final class Subscribed {

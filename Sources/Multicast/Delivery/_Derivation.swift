@@ -18,7 +18,7 @@ class _SourceKind: @unchecked Sendable {
   /// `derived` as a derived event's subscription does; returns what is left to do, too.
   func register(
     _ listener: any _SourceListener, on core: AnyObject, at index: Int,
-    through connection: UInt64, derived: AnyObject, into garbage: inout _SubscriberGarbage
+    through connection: UInt64, derived: AnyObject, into garbage: inout _CoreState.Garbage
   ) -> (_Registration, () -> Void) {
     preconditionFailure("a source kind is abstract")
   }
@@ -26,7 +26,7 @@ class _SourceKind: @unchecked Sendable {
   /// Ends a subscription made by ``register(_:on:at:through:derived:into:)``, returning
   /// what is left to do.
   func unregister(
-    _ registration: _Registration, on core: AnyObject, into garbage: inout _SubscriberGarbage
+    _ registration: _Registration, on core: AnyObject, into garbage: inout _CoreState.Garbage
   ) -> () -> Void {
     preconditionFailure("a source kind is abstract")
   }
@@ -42,7 +42,7 @@ final class _ValueSourceKind<Value>: _SourceKind, @unchecked Sendable {
 
   override func register(
     _ listener: any _SourceListener, on core: AnyObject, at index: Int,
-    through connection: UInt64, derived: AnyObject, into garbage: inout _SubscriberGarbage
+    through connection: UInt64, derived: AnyObject, into garbage: inout _CoreState.Garbage
   ) -> (_Registration, () -> Void) {
     let core = unsafeDowncast(core, to: Core.self)
     let handler = _Handler.value { change in
@@ -60,7 +60,7 @@ final class _ValueSourceKind<Value>: _SourceKind, @unchecked Sendable {
   }
 
   override func unregister(
-    _ registration: _Registration, on core: AnyObject, into garbage: inout _SubscriberGarbage
+    _ registration: _Registration, on core: AnyObject, into garbage: inout _CoreState.Garbage
   ) -> () -> Void {
     let core = unsafeDowncast(core, to: Core.self)
     let (_, followup) = core.change(from: nil, into: &garbage) { state, garbage in
@@ -136,7 +136,7 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
   /// Subscribes to every source that lives, for connection `number` (`first`, the link's,
   /// first); returns the first subscription, and what is left, the first value among it.
   func connect(
-    _ first: AnyObject, _ number: UInt64, core: Core, into garbage: inout _SubscriberGarbage
+    _ first: AnyObject, _ number: UInt64, core: Core, into garbage: inout _CoreState.Garbage
   ) -> (_Registration, () -> Void) {
     var dropped: [Any?] = []
     let sources: [AnyObject?] = state.withLock { state in
@@ -174,7 +174,7 @@ final class _Derivation<Output>: _SourceListener, @unchecked Sendable {
   }
 
   /// Ends the subscriptions to the sources and holds them again, returning what is left.
-  func disconnect(into garbage: inout _SubscriberGarbage) -> () -> Void {
+  func disconnect(into garbage: inout _CoreState.Garbage) -> () -> Void {
     let sources: [AnyObject?] = state.withLock { state in
       state.connection = nil
       state.isStarted = false

@@ -10,7 +10,7 @@ extension _EventCore {
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
     startingWithLatest: Bool, registered: (_Registration) -> Void
   ) -> _Registration {
-    var garbage = _SubscriberGarbage()
+    var garbage = _CoreState.Garbage()
     let (registration, followup) = register(
       object, from: isolation, handler: handler, startingWithLatest: startingWithLatest,
       into: &garbage, registered: registered)
@@ -24,7 +24,7 @@ extension _EventCore {
   /// it drops goes to `garbage`; what is left, the first value's delivery, is returned.
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
-    startingWithLatest: Bool, into garbage: inout _SubscriberGarbage,
+    startingWithLatest: Bool, into garbage: inout _CoreState.Garbage,
     registered: (_Registration) -> Void
   ) -> (_Registration, _Followup) {
     // The common case handles no `Value`.

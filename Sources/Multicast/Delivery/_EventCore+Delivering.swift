@@ -49,7 +49,7 @@ extension _EventCore {
   /// numbered below `end` whose key is `first` or `second`, from `cursor` if the send
   /// began the walk (using it up); sweeps if the dead cost too much (storage section 5).
   @inline(__always) func walk(
-    _ value: UnsafeRawPointer, from cursor: inout _SubscriberCursor?,
+    _ value: UnsafeRawPointer, from cursor: inout _LocalSend.Cursor?,
     end: UInt64, _ first: _IsolationKey, _ second: _IsolationKey
   ) {
     let start = cursor.take() ?? storage.beginBroadcast(registeredBefore: end)

@@ -98,11 +98,11 @@ final class _UpstreamLink: @unchecked Sendable {
   // only with its lock held.
 
   /// Subscribes to the upstream core given, returning what is left once no lock is held.
-  var subscribe: (AnyObject, UInt64, inout _SubscriberGarbage) -> (_Registration, () -> Void) = {
+  var subscribe: (AnyObject, UInt64, inout _CoreState.Garbage) -> (_Registration, () -> Void) = {
     _, _, _ in preconditionFailure("an upstream link was not set")
   }
   /// Ends a subscription to the upstream core, returning what is left.
-  var unsubscribe: (AnyObject, _Registration, inout _SubscriberGarbage) -> () -> Void = {
+  var unsubscribe: (AnyObject, _Registration, inout _CoreState.Garbage) -> () -> Void = {
     _, _, _ in preconditionFailure("an upstream link was not set")
   }
   /// Has the upstream core, if derived, connect in turn: whoever subscribed may not have.
@@ -134,7 +134,7 @@ final class _UpstreamLink: @unchecked Sendable {
 
   /// Subscribes upstream while the derived event has registrations, else ends it (D11).
   func update() {
-    var garbage = _SubscriberGarbage()
+    var garbage = _CoreState.Garbage()
     var followup: (() -> Void)? = nil
     var connected: AnyObject? = nil
     let forgotten = state.withLock { state in

@@ -1,9 +1,6 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// What an event's change dropped, released once no lock is held.
-typealias _SubscriberGarbage = _HandleRegistry<_Subscriber, _CoreState>.Garbage
-
 /// What a change leaves to do once no lock is held (README.md, section 2).
 struct _Followup {
   var outcome = _OccupancyNotices.Outcome.none
@@ -38,7 +35,7 @@ extension _EventCore {
   /// to release before doing what is left (``follow(_:from:)``).
   @inline(__always)
   func change<Result>(
-    from isolation: (any Actor)?, into garbage: inout _SubscriberGarbage,
+    from isolation: (any Actor)?, into garbage: inout _CoreState.Garbage,
     isRecorded: Bool = false,
     _ body: (inout Registry.State, inout Registry.Garbage) -> Result
   ) -> (Result, _Followup) {
@@ -78,7 +75,7 @@ extension _EventCore {
         return result
       }
     }
-    var garbage = _SubscriberGarbage()
+    var garbage = _CoreState.Garbage()
     let (result, followup) = change(from: isolation, into: &garbage, body)
     _ = consume garbage
     follow(consume followup, from: isolation)

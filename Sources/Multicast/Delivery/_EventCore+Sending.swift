@@ -1,13 +1,13 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// A walk of the subscriptions of an event, begun without or with the lock.
-typealias _SubscriberCursor = _BroadcastCursor<_Subscriber, _NoIndex>
-
 /// What a send's section decided (README.md, section 3): the destinations it
 /// delivers itself, where it runs, and those it queued for.
 @usableFromInline
 struct _LocalSend: ~Copyable {
+  /// A walk of the subscriptions of an event, begun without or with the lock.
+  typealias Cursor = _BroadcastCursor<_Subscriber, _NoIndex>
+
   /// One destination the send delivers itself.
   struct Claimed {
     let destination: _Destination
@@ -31,7 +31,7 @@ struct _LocalSend: ~Copyable {
   var loaded: [any Actor]? = nil
   var replaced: AnyObject? = nil
   /// The walk of a send that skips the queue, begun in its section (D5).
-  var cursor: _SubscriberCursor?
+  var cursor: _LocalSend.Cursor?
 }
 
 /// A key that matches no subscription: the address of a type's metadata,
@@ -83,7 +83,7 @@ extension _EventCore: _DeliverySource {
     at value: UnsafeRawPointer, from isolation: (any Actor)?,
     if isAccepted: (borrowing _CoreState) -> Bool,
     else local: UnsafeMutablePointer<_LocalSend>
-  ) -> (destination: Unmanaged<_Destination>, cursor: _SubscriberCursor)? {
+  ) -> (destination: Unmanaged<_Destination>, cursor: _LocalSend.Cursor)? {
     storage.withReadingSection { state in
       guard isAccepted(state.guarded) else {
         local.initialize(to: _LocalSend(end: state.nextSequence))
@@ -108,7 +108,7 @@ extension _EventCore: _DeliverySource {
   @inline(__always)
   private func deliverAlone(
     _ value: UnsafeRawPointer, on destination: Unmanaged<_Destination>,
-    from cursor: _SubscriberCursor
+    from cursor: _LocalSend.Cursor
   ) {
     var cursor = Optional(cursor)
     let (key, isRetained) = destination._withUnsafeGuaranteedRef { ($0.key, $0.isOfMortalActor) }
@@ -274,7 +274,7 @@ extension _EventCore: _DeliverySource {
   /// Delivers one claimed destination on its own.
   private func deliver(
     _ claimed: inout _LocalSend.Claimed, _ value: UnsafeRawPointer,
-    from cursor: inout _SubscriberCursor?, end: UInt64
+    from cursor: inout _LocalSend.Cursor?, end: UInt64
   ) {
     if claimed.skipsQueue {
       claimed.destination.checkDelivering()

@@ -133,7 +133,7 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   /// to `garbage`, and what is left to do once no lock is held is returned.
   func register(
     _ object: AnyObject, from isolation: (any Actor)?, handler: _Handler,
-    into garbage: inout _SubscriberGarbage,
+    into garbage: inout _CoreState.Garbage,
     registered: (
       _Registration, Unmanaged<_CoreState.Subscribed>, inout _CoreState, _ latest: inout Value?
     ) -> Void
