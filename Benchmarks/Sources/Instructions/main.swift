@@ -41,6 +41,24 @@ func makeQuietObservers(_ count: Int) -> [any TickObserver] {
   (0..<count).map { $0.isMultiple(of: 2) ? QuietAccumulator() as any TickObserver : QuietCounter() }
 }
 
+/// Assigns `repetitions` values to a value observed on the main actor with
+/// `policy`, from a new thread, while the main actor waits for it: nothing
+/// is delivered meanwhile.
+func assignWhileMainActorIsBusy(_ policy: DeliveryPolicy, repetitions: Int) {
+  MainActor.assumeIsolated {
+    let value = ObservableValue(0)
+    let counter = QuietCounter()
+    let subscription = value.observe(delivering: policy) { _, new in counter.tick(new) }
+    let assigned = DispatchSemaphore(value: 0)
+    Thread {
+      for next in 0..<repetitions { value.value = next }
+      assigned.signal()
+    }.start()
+    assigned.wait()
+    consume((subscription, counter))
+  }
+}
+
 /// Keeps the optimizer from dropping the work.
 @inline(never)
 func consume<T>(_ value: T) {
@@ -140,6 +158,11 @@ let cases: [String: (Int) -> Void] = [
     for next in 0..<repetitions { value.value = next }
     consume((subscription, counter))
   },
+  // Assignments from another thread while the main actor is busy, to a
+  // value a main-actor view observes: with `.latest`, each replaces the one
+  // change waiting there; with `.everyValue`, each queues one more.
+  "value-set-1-latest-busy": { assignWhileMainActorIsBusy(.latest, repetitions: $0) },
+  "value-set-1-every-busy": { assignWhileMainActorIsBusy(.everyValue, repetitions: $0) },
   // Reading a value, tracked by Observation (no tracking under way).
   "value-get": { repetitions in
     let value = ObservableValue(0)
