@@ -15,18 +15,25 @@ struct _BufferLayout {
   let indexBucketCount: Int
   let byteCount: Int
 
+  /// What a buffer begins with.
+  ///
+  /// Not generic, so that reaching it in unoptimized code asks the runtime for no metadata.
+  @usableFromInline
+  struct Header {
+    /// First, so that memory bound to the header is bound to `UInt64` where the count lies.
+    @usableFromInline var count: UInt64
+    @usableFromInline let layout: _BufferLayout
+  }
+
   /// The stamps come right after the header, whatever the capacity.
   @inlinable
-  static func stampsOffset<Header>(after _: Header.Type) -> Int {
+  static var stampsOffset: Int {
     aligned(MemoryLayout<Header>.size, to: MemoryLayout<UInt64>.alignment)
   }
 
-  init<Header, Payload, Index: _EntryIndex>(
-    capacity: Int, header: Header.Type, payload: Payload.Type, index: Index.Type
-  ) {
+  init<Payload, Index: _EntryIndex>(capacity: Int, payload: Payload.Type, index: Index.Type) {
     self.capacity = capacity
-    let stampsEnd =
-      Self.stampsOffset(after: Header.self) + capacity * MemoryLayout<UInt64>.stride
+    let stampsEnd = Self.stampsOffset + capacity * MemoryLayout<UInt64>.stride
     entriesOffset = Self.aligned(stampsEnd, to: MemoryLayout<_ObserverEntry>.alignment)
     let entriesEnd = entriesOffset + capacity * MemoryLayout<_ObserverEntry>.stride
     payloadsOffset = Self.aligned(entriesEnd, to: MemoryLayout<Payload>.alignment)
@@ -36,7 +43,7 @@ struct _BufferLayout {
     byteCount = indexOffset + indexBucketCount * MemoryLayout<UInt32>.stride
   }
 
-  static func alignment<Header, Payload>(header: Header.Type, payload: Payload.Type) -> Int {
+  static func alignment<Payload>(payload: Payload.Type) -> Int {
     Swift.max(
       MemoryLayout<Header>.alignment, MemoryLayout<UInt64>.alignment,
       MemoryLayout<_ObserverEntry>.alignment, MemoryLayout<Payload>.alignment,

@@ -12,20 +12,17 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
   let base: UnsafeMutableRawPointer
 
   @usableFromInline
-  struct Header {
-    @usableFromInline var count: UInt64
-    @usableFromInline let layout: _BufferLayout
-  }
+  typealias Header = _BufferLayout.Header
 
   @inlinable
   init(base: UnsafeMutableRawPointer) { self.base = base }
 
   static func byteCount(capacity: Int) -> Int { layout(capacity: capacity).byteCount }
 
-  static var alignment: Int { _BufferLayout.alignment(header: Header.self, payload: Payload.self) }
+  static var alignment: Int { _BufferLayout.alignment(payload: Payload.self) }
 
   private static func layout(capacity: Int) -> _BufferLayout {
-    _BufferLayout(capacity: capacity, header: Header.self, payload: Payload.self, index: Index.self)
+    _BufferLayout(capacity: capacity, payload: Payload.self, index: Index.self)
   }
 
   static func allocate(capacity: Int) -> _ObserverBuffer {
@@ -44,10 +41,11 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
     at memory: UnsafeMutableRawPointer, layout: _BufferLayout
   ) -> _ObserverBuffer {
     let capacity = layout.capacity
+    assert(MemoryLayout<Header>.offset(of: \Header.count) == 0, "countWord assumes it")
     // Each region is bound once, here: the accessors below assume it.
     memory.initializeMemory(
       as: Header.self, repeating: Header(count: 0, layout: layout), count: 1)
-    (memory + _BufferLayout.stampsOffset(after: Header.self))
+    (memory + _BufferLayout.stampsOffset)
       .bindMemory(to: UInt64.self, capacity: capacity)
     (memory + layout.entriesOffset).bindMemory(to: _ObserverEntry.self, capacity: capacity)
     (memory + layout.payloadsOffset).bindMemory(to: Payload.self, capacity: capacity)
@@ -74,9 +72,7 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
 
   @inlinable
   var countWord: UnsafeMutablePointer<UInt64> {
-    // Memory bound to a struct is bound to its first property's type.
-    assert(MemoryLayout<Header>.offset(of: \Header.count) == 0)
-    return base.assumingMemoryBound(to: UInt64.self)
+    base.assumingMemoryBound(to: UInt64.self)
   }
 
   /// The number of initialized entries; set it with the lock held.
@@ -94,7 +90,7 @@ struct _ObserverBuffer<Payload, Index: _EntryIndex> {
   /// The first stamp; unchecked: see ``stamp(at:)``.
   @inlinable
   var stamps: UnsafeMutablePointer<UInt64> {
-    (base + _BufferLayout.stampsOffset(after: Header.self)).assumingMemoryBound(to: UInt64.self)
+    (base + _BufferLayout.stampsOffset).assumingMemoryBound(to: UInt64.self)
   }
 
   /// The first entry; unchecked: see ``entry(at:)``.
