@@ -4,17 +4,18 @@
 /// What a derived value's core does beside an event core's (README.md, section 4): keep
 /// its connection while a subscription is made, and send only through it (D11).
 extension _EventCore {
-  /// Subscribes to a value's changes as `mode` says, from a derived value's current value
-  /// with the connection held (``_UpstreamLink/holding(_:)``).
-  @usableFromInline
-  func subscribeToValue(
-    _ target: AnyObject?, from isolation: (any Actor)?, _ mode: _SubscriptionMode,
-    handler: _Handler
-  ) -> EventSubscription {
-    guard mode == .startingWithLatest, let upstream else {
-      return subscribe(target, from: isolation, mode, handler: handler)
+  /// Registers for a value's changes from its current value, as
+  /// ``register(_:from:_:handler:)`` does: a derived value's with the connection held
+  /// (``_UpstreamLink/holding(_:)``).
+  func registerFromCurrentValue(
+    _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
+  ) -> _Registration {
+    guard let upstream else {
+      return register(target, from: isolation, .startingWithLatest, handler: handler)
     }
-    return upstream.holding { subscribe(target, from: isolation, mode, handler: handler) }
+    return upstream.holding {
+      register(target, from: isolation, .startingWithLatest, handler: handler)
+    }
   }
 
   /// A derived value's connection, for its ``_UpstreamLink``: the current number while it

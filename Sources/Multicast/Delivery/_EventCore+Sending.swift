@@ -103,10 +103,10 @@ extension _EventCore: _DeliverySource {
   @inlinable
   func assign<Element>(
     _ newValue: Element, from isolation: (any Actor)?,
-    stored: (_ registrar: Unmanaged<_ValueObservation>?) -> Void
+    stored: (_ registrar: AnyObject?) -> Void
   ) where Value == (old: Element, new: Element) {
     var change = (old: newValue, new: newValue)
-    var registrar: Unmanaged<_ValueObservation>?
+    var registrar: Unmanaged<AnyObject>?
     withUnsafeTemporaryAllocation(of: _LocalSend.self, capacity: 1) { slot in
       let local = slot.baseAddress.unsafelyUnwrapped
       prepare(from: isolation, into: local) { guarded, latest in
@@ -116,7 +116,7 @@ extension _EventCore: _DeliverySource {
         registrar = guarded.observation.map(Unmanaged.passUnretained)
         return change
       }
-      stored(registrar)
+      if let registrar { registrar._withUnsafeGuaranteedRef { stored($0) } } else { stored(nil) }
       deliver(local, change)
     }
   }

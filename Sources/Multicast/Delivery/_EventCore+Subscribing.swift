@@ -16,31 +16,43 @@ enum _SubscriptionMode {
 }
 
 extension _EventCore {
-  /// Registers `handler` for the values `mode` says, on `isolation`, while
-  /// `target` lives or, with none, while the subscription is kept: every
-  /// subscription of ``Event`` and ``ObservableValue``.
+  /// Registers `handler` for the values `mode` says, on `isolation`.
+  ///
+  /// It lasts while `target` lives or, with none, while its subscription is
+  /// kept: every subscription of an event or a value. `.latest` registers for
+  /// every value: the caller registers it in ``latestOnly()``.
   @usableFromInline
-  func subscribe(
+  func register(
     _ target: AnyObject?, from isolation: (any Actor)?, _ mode: _SubscriptionMode,
     handler: _Handler
-  ) -> EventSubscription {
+  ) -> _Registration {
     switch mode {
-    case .everyValue:
-      subscribe(target, from: isolation, handler: handler)
+    case .everyValue, .latest:
+      register(target, from: isolation, handler: handler, startingWithLatest: false)
     case .once:
-      subscribeOnce(target, from: isolation, handler: handler)
+      registerOnce(target, from: isolation, handler: handler)
     case .startingWithLatest:
-      subscribe(target, from: isolation, handler: handler, startingWithLatest: true)
-    case .latest:
-      latestOnly().subscribe(target, from: isolation, handler: handler)
+      register(target, from: isolation, handler: handler, startingWithLatest: true)
     }
   }
 
-  /// ``subscribe(_:from:handler:startingWithLatest:)`` for one value: the
-  /// subscription ends before `handler` runs, once, whoever sends and however many wait.
-  private func subscribeOnce(
+  /// Registers `handler` on `isolation` while `target` lives or, with none,
+  /// while its subscription is kept; it hears the latest value first if
+  /// `startingWithLatest` or the core replays.
+  private func register(
+    _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler,
+    startingWithLatest: Bool
+  ) -> _Registration {
+    register(
+      target ?? self, from: isolation, handler: handler, startingWithLatest: startingWithLatest
+    ) { _ in }
+  }
+
+  /// ``register(_:from:_:handler:)`` for one value: the registration ends
+  /// before `handler` runs, once, whoever sends and however many wait.
+  private func registerOnce(
     _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler
-  ) -> EventSubscription {
+  ) -> _Registration {
     let once = Once()
     // The first to end the registration wins: this call, or a cancel on another
     // thread after the walk reached it. The core calls handlers only while it lives.
@@ -48,12 +60,9 @@ extension _EventCore {
       guard unsubscribe(once.registration, from: nil) else { return }
       handler(object, value, pairOffset: pairOffset)
     }
-    let registration = register(
+    return register(
       target ?? self, from: isolation, handler: handler, startingWithLatest: false
     ) { once.registration = $0 }
-    return EventSubscription(
-      source: self, registration: registration,
-      lifetime: target == nil ? .untilReleased : .whileTargetLives)
   }
 
   /// A one-value subscription's registration, which its handler ends before it runs.

@@ -1,7 +1,7 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-/// What an ``EventSubscription`` ends: its event's core, through a protocol so
+/// What an event subscription ends: its event's core, through a protocol so
 /// that a subscription needs neither a generic parameter nor a closure.
 protocol _SubscriptionSource: AnyObject, Sendable {
   /// Ends `registration` from the caller's `isolation`; true if this ended it.
@@ -36,7 +36,7 @@ struct _Subscriber {
 
 /// The registry behind one event (README.md, section 1): a registration holds
 /// its target weakly or, with none, the core itself, the storage's host, and
-/// ends when its ``EventSubscription`` is released or cancelled.
+/// ends when its subscription is released or cancelled.
 @usableFromInline
 final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
   // @unchecked Sendable: the mutable state is reached only in the storage's
@@ -102,21 +102,6 @@ final class _EventCore<Value>: _SubscriptionSource, @unchecked Sendable {
 
   deinit {
     storage.withReadingSection { $0.guarded.releaseAll() }
-  }
-
-  /// Registers `handler` on `isolation` while `target` lives or, with none,
-  /// while the subscription is kept; it hears the latest value first if
-  /// `startingWithLatest` or the core replays.
-  func subscribe(
-    _ target: AnyObject?, from isolation: (any Actor)?, handler: _Handler,
-    startingWithLatest: Bool = false
-  ) -> EventSubscription {
-    let registration = register(
-      target ?? self, from: isolation, handler: handler, startingWithLatest: startingWithLatest
-    ) { _ in }
-    return EventSubscription(
-      source: self, registration: registration,
-      lifetime: target == nil ? .untilReleased : .whileTargetLives)
   }
 
   /// Registers `handler` on `isolation` while `object` lives; it hears the

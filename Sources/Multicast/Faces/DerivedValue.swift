@@ -90,8 +90,10 @@ public final class DerivedValue<Value>: ObservableValueProtocol {
       guard let face = face.object.map({ unsafeDowncast($0, to: DerivedValue<Value>.self) })
       else { return }
       let registrar = face.core.withLatest { guarded, _ in guarded.observation }
-      registrar?.tell(.willSet, face)
-      registrar?.tell(.didSet, face)
+      guard let registrar else { return }
+      let observation = unsafeDowncast(registrar, to: _ValueObservation.self)
+      observation.tell(.willSet, face)
+      observation.tell(.didSet, face)
     }
   }
 
@@ -110,10 +112,7 @@ public final class DerivedValue<Value>: ObservableValueProtocol {
   public var value: Value {
     // The registrar is taken unretained: the value holds it, and lives.
     let registrar = core.withLatest { guarded, _ in
-      if guarded.observation == nil {
-        guarded.observation = _ValueObservation.make(forDerived: Value.self)
-      }
-      return guarded.observation.map(Unmanaged.passUnretained)
+      _ValueObservation.unretained(in: &guarded.observation) { .make(forDerived: Value.self) }
     }
     registrar?._withUnsafeGuaranteedRef { $0.tell(.access, self) }
     // Each source's read is tracked too, and so is told of the changes the

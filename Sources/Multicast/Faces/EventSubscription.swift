@@ -79,10 +79,14 @@ public final class EventSubscription: Hashable, @unchecked Sendable {
   private let registration: _Registration
   private let lifetime: Lifetime
 
-  init(source: any _SubscriptionSource, registration: _Registration, lifetime: Lifetime) {
+  /// The subscription of `registration` in `source`, bound to `target` if any.
+  init(
+    _ source: __shared any _SubscriptionSource, _ registration: _Registration,
+    target: __shared AnyObject?
+  ) {
     self.source = source
     self.registration = registration
-    self.lifetime = lifetime
+    self.lifetime = target == nil ? .untilReleased : .whileTargetLives
     withUnsafeMutablePointer(to: &ended) {
       assert($0 == endedFlag, "`ended` is not the first stored property of EventSubscription")
     }
@@ -142,5 +146,36 @@ public final class EventSubscription: Hashable, @unchecked Sendable {
     if lifetime == .untilReleased, _multicast_load_acquire(endedFlag) == 0 {
       source?.unsubscribe(registration, from: nil)
     }
+  }
+}
+
+extension _EventCore {
+  /// Subscribes `handler` for the values `mode` says, on `isolation`, while
+  /// `target` lives or, with none, while the subscription is kept.
+  @usableFromInline
+  func subscribe(
+    _ target: AnyObject?, from isolation: (any Actor)?, _ mode: _SubscriptionMode,
+    handler: _Handler
+  ) -> EventSubscription {
+    guard mode != .latest else {
+      let core = latestOnly()
+      return EventSubscription(
+        core, core.register(target, from: isolation, mode, handler: handler), target: target)
+    }
+    return EventSubscription(
+      self, register(target, from: isolation, mode, handler: handler), target: target)
+  }
+
+  /// ``subscribe(_:from:_:handler:)`` to a value's changes, a derived value's too.
+  @usableFromInline
+  func subscribeToValue(
+    _ target: AnyObject?, from isolation: (any Actor)?, _ mode: _SubscriptionMode,
+    handler: _Handler
+  ) -> EventSubscription {
+    guard mode == .startingWithLatest else {
+      return subscribe(target, from: isolation, mode, handler: handler)
+    }
+    return EventSubscription(
+      self, registerFromCurrentValue(target, from: isolation, handler: handler), target: target)
   }
 }

@@ -34,6 +34,16 @@ final class _ValueObservation: @unchecked Sendable {
   /// generic class is made again at each use.
   @usableFromInline let keyPath: AnyKeyPath
 
+  /// The observation a core keeps in `slot`, made by `make` if none is yet;
+  /// unretained: the value holds its core, which holds it.
+  @inlinable
+  static func unretained(
+    in slot: inout AnyObject?, _ make: () -> _ValueObservation?
+  ) -> Unmanaged<_ValueObservation>? {
+    if slot == nil { slot = make() }
+    return slot.map { Unmanaged.passUnretained(unsafeDowncast($0, to: _ValueObservation.self)) }
+  }
+
   /// The observation of a new value of `Value`: `nil` where the platform
   /// has none.
   @usableFromInline

@@ -79,10 +79,9 @@ public final class ObservableValue<Value>: ObservableValueProtocol {
     get {
       // The registrar is taken unretained: the value holds it, and lives.
       let (value, registrar) = core.withLatest { guarded, latest in
-        if guarded.observation == nil {
-          guarded.observation = _ValueObservation.make(for: Value.self)
+        let registrar = _ValueObservation.unretained(in: &guarded.observation) {
+          .make(for: Value.self)
         }
-        let registrar = guarded.observation.map(Unmanaged.passUnretained)
         return (latest.unsafelyUnwrapped.new, registrar)
       }
       // Observation installs a tracking once the tracked code has returned,
@@ -127,10 +126,10 @@ public final class ObservableValue<Value>: ObservableValueProtocol {
   @inlinable
   func assign(_ newValue: Value, from isolation: (any Actor)?) {
     core.assign(newValue, from: isolation) { registrar in
-      registrar?._withUnsafeGuaranteedRef {
-        $0.tell(.willSet, self)
-        $0.tell(.didSet, self)
-      }
+      guard let registrar else { return }
+      let observation = unsafeDowncast(registrar, to: _ValueObservation.self)
+      observation.tell(.willSet, self)
+      observation.tell(.didSet, self)
     }
   }
 
