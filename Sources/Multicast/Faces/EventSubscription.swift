@@ -1,8 +1,6 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-import _MulticastAtomics
-
 /// A handle on one subscription to an ``Event`` or an ``ObservableValue``.
 ///
 /// How long a subscription lasts depends on how it was made:
@@ -102,13 +100,7 @@ public final class EventSubscription: Hashable, @unchecked Sendable {
   /// - Parameter isolation: The caller's isolation; leave the default.
   /// - Complexity: O(log n), where n is the number of subscriptions.
   public func cancel(isolation: isolated (any Actor)? = #isolation) {
-    // The flag is set once the registration has ended, not before: a
-    // cancel that finds it set returns after that end, as if it had ended
-    // the subscription itself. Two cancels that race both end it, which is
-    // harmless: ending it again does nothing.
-    guard _multicast_load_acquire(endedFlag) == 0 else { return }
-    source?.unsubscribe(registration, from: isolation)
-    _multicast_store_release(endedFlag, 1)
+    registration.end(in: { source }, from: isolation, marking: endedFlag)
   }
 
   /// The address of ``ended``: the first stored property, which the
@@ -143,7 +135,7 @@ public final class EventSubscription: Hashable, @unchecked Sendable {
 
   deinit {
     // A subscription cancelled already is not looked up again.
-    if lifetime == .untilReleased, _multicast_load_acquire(endedFlag) == 0 {
+    if lifetime == .untilReleased, !_Registration.isEnded(endedFlag) {
       source?.unsubscribe(registration, from: nil)
     }
   }
