@@ -1104,7 +1104,7 @@ struct ProgressSnippetTests {
     assignProgress(10_000, to: progress!)
     weak let released = progress
     progress = nil  // the stream ends, and the task with it
-    // Bounded, above a whole run under ThreadSanitizer (about 8 minutes),
+    // Bounded, above a whole run under ThreadSanitizer (4 to 15 minutes),
     // since the stream's end reaches the task only on the main actor, which
     // other tests' floods keep busy for minutes there: a stream that did not
     // end is cancelled then.
