@@ -37,6 +37,34 @@ private func waitingJobs(of core: _EventCore<Int>?) -> (own: Int, others: Int) {
   }
 }
 
+/// Whether a job's source replaces what it has waiting with newer values.
+private protocol CoalescingSource {
+  var isCoalescing: Bool { get }
+}
+
+extension _EventCore: CoalescingSource {
+  fileprivate var isCoalescing: Bool { coalesces }
+}
+
+/// How many jobs wait on `destination` between each two that `core` made,
+/// and how many jobs of other coalescing sources wait there.
+private func gapsBetweenJobs(
+  of core: AnyObject, on destination: _Destination
+) -> (gaps: [Int], coalescing: Int) {
+  destination.withLockedState { state in
+    var (gaps, coalescing, last) = ([Int](), 0, Int?.none)
+    for (position, job) in state.waiting.enumerated() {
+      if job.source as AnyObject === core {
+        if let last { gaps.append(position - last - 1) }
+        last = position
+      } else if (job.source as? any CoalescingSource)?.isCoalescing == true {
+        coalescing += 1
+      }
+    }
+    return (gaps, coalescing)
+  }
+}
+
 @Suite("Subscriptions that hear only the latest value")
 struct LatestDeliveryTests {
   @MainActor
@@ -52,21 +80,24 @@ struct LatestDeliveryTests {
       sender.event.observe { every.append($0) },
     ]
     sendAll(count, on: sender)
-    // Still on the main actor, which ran nothing meanwhile: every value
-    // waits, those for every value among the others.
-    let (own, waitingBeside) = waitingJobs(of: sender.event.core.latestOnlyIfMade)
-    let others = waitingBeside - count
+    // Still on the main actor, which ran nothing meanwhile: every value waits.
+    let core = sender.event.core.latestOnlyIfMade
+    let (own, _) = waitingJobs(of: core)
+    let (gaps, coalescing) = core.map { gapsBetweenJobs(of: $0, on: .main) } ?? ([], 0)
     await waitForDeliveries()
 
     #expect(latest.last == count)
     #expect(zip(latest, latest.dropFirst()).allSatisfy { $0 < $1 })
     #expect(every.count == count && every.elementsEqual(1...count))
     // Each job waiting for the latest is heard once. It is one, unless
-    // other tests' work for the main actor came between: a value behind
-    // more than 8 jobs keeps its place, so each job after the first took
-    // 7 of theirs, beside the job of the next value for every value.
+    // other tests' work for the main actor came between: a value behind 8
+    // jobs keeps its place, so 8 jobs came after it, of which only another
+    // coalescing source's may since have moved last.
     #expect(latest.count == own, "heard \(latest.count), \(own) jobs waited")
-    #expect(own >= 1 && own <= 1 + others / 7, "\(own) jobs for \(count) values, \(others) others")
+    #expect(own >= 1 && own == gaps.count + 1)
+    #expect(
+      gaps.allSatisfy { $0 >= 8 - coalescing },
+      "jobs between those for the latest: \(gaps), \(coalescing) coalescing")
     withExtendedLifetime(subscriptions) {}
   }
 
