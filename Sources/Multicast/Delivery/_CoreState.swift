@@ -44,7 +44,8 @@ struct _CoreState: _Guarded {
   weak var latestOnly: AnyObject?
   /// A derived event's connection upstream, numbered anew as each ends (D11).
   var connection: UInt64 = 0
-  /// An observable value's Observation registrar, made and used by its face.
+  /// An observable value's Observation registrar, made and used by its face,
+  /// which stores only its own class here and casts it back unchecked.
   @usableFromInline var observation: AnyObject? = nil
 
   /// The event's destination of no actor, made on first use.

@@ -19,8 +19,9 @@ extension _EventCore {
   /// Registers `handler` for the values `mode` says, on `isolation`.
   ///
   /// It lasts while `target` lives or, with none, while its subscription is
-  /// kept: every subscription of an event or a value. `.latest` registers for
-  /// every value: the caller registers it in ``latestOnly()``.
+  /// kept: every subscription of an event or a value. Given `.latest`, it
+  /// registers for every value here: callers register it in ``latestOnly()``,
+  /// which coalesces them.
   @usableFromInline
   func register(
     _ target: AnyObject?, from isolation: (any Actor)?, _ mode: _SubscriptionMode,

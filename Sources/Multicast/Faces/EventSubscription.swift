@@ -150,9 +150,11 @@ extension _EventCore {
     handler: _Handler
   ) -> EventSubscription {
     guard mode != .latest else {
+      // Every value that reaches the latest-only core, which coalesces them.
       let core = latestOnly()
       return EventSubscription(
-        core, core.register(target, from: isolation, mode, handler: handler), target: target)
+        core, core.register(target, from: isolation, .everyValue, handler: handler),
+        target: target)
     }
     return EventSubscription(
       self, register(target, from: isolation, mode, handler: handler), target: target)
