@@ -1,38 +1,6 @@
 // Copyright (c) 2026 the swift-multicast authors.
 // Licensed under the Apache License, Version 2.0; see LICENSE.
 
-import _MulticastAtomics
-
-/// What an event subscription ends: its event's core, through a protocol so
-/// that a subscription needs neither a generic parameter nor a closure.
-protocol _SubscriptionSource: AnyObject, Sendable {
-  /// Ends `registration` from the caller's `isolation`; true if this ended it.
-  @discardableResult
-  func unsubscribe(_ registration: _Registration, from isolation: (any Actor)?) -> Bool
-}
-
-extension _Registration {
-  /// Whether the handle whose word is at `ended` ended its registration.
-  static func isEnded(_ ended: UnsafeMutablePointer<UInt64>) -> Bool {
-    _multicast_load_acquire(ended) != 0
-  }
-
-  /// Ends the registration in `source` unless the handle whose word is at
-  /// `ended` did.
-  ///
-  /// The word is set once it has ended, not before: a call that
-  /// finds it set returns after that end, as if it had ended it itself. Two
-  /// that race both end it, which is harmless: ending it again does nothing.
-  func end(
-    in source: () -> (any _SubscriptionSource)?, from isolation: (any Actor)?,
-    marking ended: UnsafeMutablePointer<UInt64>
-  ) {
-    guard !Self.isEnded(ended) else { return }
-    source()?.unsubscribe(self, from: isolation)
-    _multicast_store_release(ended, 1)
-  }
-}
-
 /// What a send's section let go of (a replaced latest value, superseded
 /// ones), a list released with the send (D12).
 final class _Released {
